@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Literal, Optional
 
 import regex
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 SCHEMA_VERSION = 2
@@ -122,7 +122,9 @@ class Record(_Model):
 
     @field_validator("message_pattern")
     @classmethod
-    def _pattern_compiles(cls, value: str) -> str:
+    def _pattern_compiles(cls, value: str, info: ValidationInfo) -> str:
+        if info.context and info.context.get("trusted"):
+            return value  # shipped data: the builder's gates compiled it already
         try:
             regex.compile(value, regex.DOTALL)
         except regex.error as exc:

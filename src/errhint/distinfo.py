@@ -1,0 +1,97 @@
+"""Installed distributions read straight from ``*.dist-info`` folders on ``sys.path``.
+
+``importlib.metadata`` costs about 35 ms to import here, more than errhint's whole
+cold-start budget, yet a lookup needs only two facts from it: the versions of the
+bindings (for ranking) and whether any package declares an ``errhint.datasets`` entry
+point. Scanning the metadata folders directly answers both in about a millisecond;
+``importlib.metadata`` is imported only when an entry point actually has to be loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+from typing import Dict, List, Optional, Tuple
+
+_NAME = re.compile(r"^(?P<name>[A-Za-z0-9_.]+?)-(?P<version>[^-]+?)\.(?:dist|egg)-info$")
+_lock = threading.Lock()
+_cache: Optional[Tuple[Tuple[str, ...], Dict[str, str], Dict[str, List[str]]]] = None
+
+
+def canonical(name: str) -> str:
+    """PEP 503 normalised project name, so ``candle_nn`` and ``candle-nn`` agree."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _sections(text: str) -> Dict[str, List[str]]:
+    out: Dict[str, List[str]] = {}
+    section = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+            out.setdefault(section, [])
+        elif section is not None:
+            out[section].append(line)
+    return out
+
+
+def _scan() -> Tuple[Dict[str, str], Dict[str, List[str]]]:
+    versions: Dict[str, str] = {}
+    entry_points: Dict[str, List[str]] = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except (OSError, TypeError, ValueError):
+            continue
+        for name in names:
+            m = _NAME.match(name)
+            if not m:
+                continue
+            project = canonical(m.group("name"))
+            if project in versions:  # first on sys.path wins, as for imports
+                continue
+            versions[project] = m.group("version")
+            path = os.path.join(entry or ".", name, "entry_points.txt")
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    sections = _sections(fh.read())
+            except (OSError, UnicodeDecodeError):
+                continue
+            for group, lines in sections.items():
+                entry_points.setdefault(group, []).extend(lines)
+    return versions, entry_points
+
+
+def _state() -> Tuple[Dict[str, str], Dict[str, List[str]]]:
+    global _cache
+    key = tuple(sys.path)
+    cache = _cache
+    if cache is None or cache[0] != key:
+        with _lock:
+            if _cache is None or _cache[0] != key:
+                versions, eps = _scan()
+                _cache = (key, versions, eps)
+            cache = _cache
+    return cache[1], cache[2]
+
+
+def version(project: str) -> Optional[str]:
+    """The installed version of ``project``, or None."""
+    return _state()[0].get(canonical(project))
+
+
+def entry_point_lines(group: str) -> List[str]:
+    """Raw ``name = value`` lines declared for ``group`` by installed distributions."""
+    return list(_state()[1].get(group, ()))
+
+
+def clear() -> None:
+    """Forget the scan (tests install packages and look again)."""
+    global _cache
+    with _lock:
+        _cache = None
