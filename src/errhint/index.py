@@ -13,7 +13,8 @@ On-disk format 1 (JSON, lists instead of dicts to keep it small and quick to par
      "versionSets": [[label, ...]],            # interned ``versions`` lists
      "variants": [[repo, enum, name, shape, [[field, debug], ...], display, transparent]],
      "records": [[id, repo, errorType, pattern, fileIndex, byteOffset, byteLength,
-                  key, literals, variantName, versionSet, backgroundTag, siteKind, errorCode]],
+                  key, literals, variantName, versionSet, backgroundTag, siteKind, errorCode,
+                  pulledInBy]],
      "inline": [record, ...]}                   # only when built without locations
 
 ``versionSet`` is an index into ``versionSets`` (or -1).  For records kept in memory
@@ -30,7 +31,7 @@ FORMAT = 1
 
 # Row positions (rows are lists for compactness).
 ID, REPO, ERROR_TYPE, PATTERN, FILE, OFFSET, LENGTH = 0, 1, 2, 3, 4, 5, 6
-KEY, LITERALS, VARIANT, VERSIONS, TAG, KIND, CODE = 7, 8, 9, 10, 11, 12, 13
+KEY, LITERALS, VARIANT, VERSIONS, TAG, KIND, CODE, PULLED_IN_BY = 7, 8, 9, 10, 11, 12, 13, 14
 
 MIN_KEY_LEN = 3
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -300,6 +301,7 @@ def build_index(
                 rec.get("backgroundTag"),
                 rec.get("siteKind"),
                 rec.get("errorCode"),
+                list(rec["pulledInBy"]) if rec.get("pulledInBy") else None,
             ]
         )
     index: Dict[str, Any] = {
