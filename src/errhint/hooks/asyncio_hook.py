@@ -1,0 +1,82 @@
+"""asyncio: "Task exception was never retrieved" and other errors sent to a loop's handler.
+
+asyncio's default exception handler logs on the ``asyncio`` logger with ``exc_info``, so
+``install()`` chains the log-record factory for that logger only; this works for every
+loop, including ones created later by ``asyncio.run``, without patching asyncio. An
+exception propagating out of ``asyncio.run`` reaches ``sys.excepthook`` (``excepthook``).
+
+A loop with its own exception handler (``loop.set_exception_handler``) never logs; wrap
+that handler with ``install_loop(loop)``, which chains it and is undone by
+``uninstall_loop(loop)``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Dict, List
+
+from errhint.hooks import _notes
+from errhint.hooks._chain import AccessorSlot, Slot
+from errhint.hooks.logging_hook import record_factory_after
+
+LOGGER = "asyncio"
+
+slot = AccessorSlot(logging.getLogRecordFactory, logging.setLogRecordFactory, "asyncio")
+
+
+def _before(*args: object, **kwargs: object) -> bool:
+    return True
+
+
+def install() -> bool:
+    return slot.install(_before, record_factory_after(lambda name: name == LOGGER or name.startswith(LOGGER + ".")))
+
+
+def uninstall() -> bool:
+    return slot.uninstall()
+
+
+# --- explicit loops with a custom handler ---------------------------------------------
+
+_loop_slots: Dict[int, Slot] = {}
+
+
+class _LoopSlot(Slot):
+    def __init__(self, loop: Any):
+        super().__init__(loop, "", "asyncio loop handler")
+
+    def current(self) -> Any:
+        handler = self.owner.get_exception_handler()
+        if handler is None:  # the default handler, as a (loop, context) callable
+            return _default_handler
+        return handler
+
+    def _set(self, value: Any) -> None:
+        self.owner.set_exception_handler(None if value is _default_handler else value)
+
+
+def _default_handler(loop: Any, context: Dict[str, Any]) -> None:
+    loop.default_exception_handler(context)
+
+
+def _loop_before(loop: Any, context: Any) -> List[str]:
+    exc = context.get("exception") if isinstance(context, dict) else None
+    if isinstance(exc, BaseException):
+        _notes.hint(exc)
+    return []
+
+
+def install_loop(loop: Any) -> bool:
+    """Chain ``loop``'s exception handler so the exceptions it receives carry hints."""
+    slot_ = _loop_slots.get(id(loop))
+    if slot_ is None:
+        slot_ = _loop_slots[id(loop)] = _LoopSlot(loop)
+    return slot_.install(_loop_before)
+
+
+def uninstall_loop(loop: Any) -> bool:
+    slot_ = _loop_slots.pop(id(loop), None)
+    return slot_.uninstall() if slot_ is not None else False
+
+
+__all__ = ["install", "uninstall", "install_loop", "uninstall_loop"]

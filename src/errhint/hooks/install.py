@@ -1,0 +1,92 @@
+"""``errhint.install()`` / ``errhint.uninstall()``: turn the surfaces on and off together.
+
+``install(**options)`` configures errhint (``verbosity``, ``limit``, ``min_score``,
+``repos``, ...; see ``errhint.configure``) and installs the surfaces that are not installed
+yet, so calling it twice equals calling it once. ``uninstall()`` undoes exactly what
+``install()`` did: each hook errhint still owns goes back to the one it replaced; a hook
+another tool has wrapped since is left in place and errhint's wrapper inside it becomes a
+silent pass-through. Both are thread-safe.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from errhint.hooks._safe import contained
+
+SURFACES: Tuple[str, ...] = (
+    "excepthook",
+    "threads",
+    "unraisable",
+    "asyncio",
+    "logging",
+    "processes",
+    "ipython",
+)
+"""Every surface ``install()`` knows; ``ipython`` only acts inside a running IPython."""
+
+_MODULES: Dict[str, str] = {
+    "excepthook": "errhint.hooks.excepthook",
+    "threads": "errhint.hooks.threads",
+    "unraisable": "errhint.hooks.unraisable",
+    "asyncio": "errhint.hooks.asyncio_hook",
+    "logging": "errhint.hooks.logging_hook",
+    "processes": "errhint.hooks.processes",
+    "ipython": "errhint.hooks.ipython",
+}
+
+_lock = threading.RLock()
+_installed: List[str] = []
+
+
+def _surfaces(surfaces: Optional[Iterable[str]]) -> List[str]:
+    if surfaces is None:
+        return list(SURFACES)
+    chosen = [surfaces] if isinstance(surfaces, str) else list(surfaces)
+    unknown = [s for s in chosen if s not in _MODULES]
+    if unknown:
+        raise ValueError(f"unknown errhint surface(s): {', '.join(unknown)}; known: {', '.join(SURFACES)}")
+    return chosen
+
+
+def install(*, surfaces: Optional[Iterable[str]] = None, **options: Any) -> List[str]:
+    """Add hints wherever exceptions surface; returns the surfaces now installed.
+
+    ``surfaces`` picks a subset of ``SURFACES`` (default: all). With ``ERRHINT=0`` in the
+    environment nothing is installed. Importing errhint never installs anything.
+    """
+    from errhint import config
+
+    chosen = _surfaces(surfaces)
+    if options:
+        config.configure(**options)  # misspelt options raise here, in the caller's code
+    if not config.enabled():
+        return list(_installed)
+    with _lock:
+        for name in chosen:
+            if name in _installed:
+                continue
+            module = importlib.import_module(_MODULES[name])
+            if contained(f"install {name}", module.install):  # type: ignore[attr-defined]
+                _installed.append(name)
+        return list(_installed)
+
+
+def uninstall() -> List[str]:
+    """Undo ``install()``; returns the surfaces whose previous hook was restored."""
+    restored: List[str] = []
+    with _lock:
+        while _installed:
+            name = _installed.pop()
+            module = importlib.import_module(_MODULES[name])
+            if contained(f"uninstall {name}", module.uninstall):  # type: ignore[attr-defined]
+                restored.append(name)
+    return restored
+
+
+def installed() -> List[str]:
+    """The surfaces ``install()`` has installed and ``uninstall()`` has not removed."""
+    with _lock:
+        return list(_installed)
