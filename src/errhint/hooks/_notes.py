@@ -70,15 +70,14 @@ def chain_notes(exc: BaseException) -> List[str]:
 
 
 def _attach(exc: BaseException, notes: List[str]) -> None:
+    if "__notes__" not in exc.__dict__:
+        # object.__setattr__ also works for exception classes that forbid setattr (frozen dataclasses)
+        object.__setattr__(exc, "__notes__", [])
     if NOTES_SHOWN:
         for note in notes:
             exc.add_note(note)  # type: ignore[attr-defined]
-        return
-    current = exc.__dict__.get("__notes__")
-    if current is None:
-        exc.__notes__ = list(notes)  # type: ignore[attr-defined]
     else:
-        current.extend(notes)
+        exc.__dict__["__notes__"].extend(notes)
 
 
 def compute(exc: BaseException, **overrides: Any) -> List[Any]:
