@@ -1,0 +1,253 @@
+"""What every subcommand shares: exit codes, common options, and one ``Output`` for text/JSON/colour.
+
+Colour follows ``errhint.config.use_color`` (TTY only, never with ``NO_COLOR``); ``rich``
+draws tables and headings when it is installed and colour is on, plain aligned text otherwise.
+JSON output is never coloured and always one document on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Dict, Iterable, List, Optional, Sequence, TextIO
+
+EXIT_OK = 0
+EXIT_NOTHING = 1
+EXIT_USAGE = 2
+
+_ANSI = {
+    "title": "1",
+    "dim": "2",
+    "key": "36",
+    "ok": "32",
+    "bad": "31",
+    "warn": "33",
+    "code": "35",
+}
+
+
+class UsageError(Exception):
+    """Bad arguments or unreadable input: reported on stderr, exit code 2."""
+
+
+# ---------------------------------------------------------------- options
+
+
+def base_parent() -> argparse.ArgumentParser:
+    """``--json`` and ``--color``: every subcommand has them."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--json", action="store_true", help="print one JSON document (shape in docs/cli.md)")
+    p.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour: auto = only on a terminal; NO_COLOR always wins",
+    )
+    return p
+
+
+def data_parent() -> argparse.ArgumentParser:
+    """``--data PATH``: extra dataset files or folders on top of the shipped data and ERRHINT_DATA."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument(
+        "--data",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="extra dataset (JSONL file or folder); repeatable",
+    )
+    return p
+
+
+def match_parent() -> argparse.ArgumentParser:
+    """Options that shape a lookup: how many hints, how sure, which repositories, how much text."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--limit", type=_positive_int, default=None, metavar="N", help="at most N hints per error")
+    p.add_argument("--min-score", type=_score, default=None, metavar="X", help="drop hints scoring below X (0..1)")
+    p.add_argument(
+        "--repo", action="append", default=None, metavar="OWNER/NAME", help="only records of this repository; repeatable"
+    )
+    p.add_argument("--full", action="store_true", help="full hints: documentation, every fix, example, tips")
+    return p
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def _score(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text!r}")
+    return value
+
+
+def apply_options(args: argparse.Namespace) -> None:
+    """Make ``--data`` visible to the engine and to the record listing (``configure(paths=)``)."""
+    paths = getattr(args, "data", None)
+    if paths:
+        import os
+
+        missing = [p for p in paths if not os.path.exists(p)]
+        if missing:
+            raise UsageError(f"--data: no such file or directory: {missing[0]}")
+        from errhint import config
+
+        config.configure(paths=tuple(config.current().paths) + tuple(paths))
+
+
+def verbosity(args: argparse.Namespace) -> str:
+    """``--full`` wins; otherwise ERRHINT_VERBOSITY / configure() decide."""
+    if getattr(args, "full", False):
+        return "full"
+    from errhint import config
+
+    return config.current().verbosity
+
+
+def lookup_kwargs(args: argparse.Namespace) -> Dict[str, Any]:
+    """Per-call overrides for ``engine.explain``; unset options fall back to ``config.current()``."""
+    out: Dict[str, Any] = {}
+    if getattr(args, "limit", None) is not None:
+        out["limit"] = args.limit
+    if getattr(args, "min_score", None) is not None:
+        out["min_score"] = args.min_score
+    if getattr(args, "repo", None):
+        out["repos"] = tuple(args.repo)
+    return out
+
+
+# ---------------------------------------------------------------- output
+
+
+class Output:
+    """Where a subcommand writes: plain text, coloured text (ANSI or rich), or JSON."""
+
+    def __init__(self, stream: TextIO, *, color: bool, json_mode: bool, use_rich: Optional[bool] = None) -> None:
+        self.stream = stream
+        self.json_mode = json_mode
+        self.color = color and not json_mode
+        self._console: Any = None
+        if self.color and use_rich is not False:
+            self._console = _rich_console(stream)
+
+    @classmethod
+    def for_args(cls, args: argparse.Namespace, stream: Optional[TextIO] = None) -> "Output":
+        stream = stream or sys.stdout
+        return cls(stream, color=decide_color(getattr(args, "color", "auto"), stream), json_mode=bool(getattr(args, "json", False)))
+
+    @property
+    def rich(self) -> bool:
+        return self._console is not None
+
+    # plain text -------------------------------------------------------
+
+    def line(self, text: str = "") -> None:
+        self.stream.write(text + "\n")
+
+    def style(self, text: str, kind: str) -> str:
+        """``text`` in the colour for ``kind`` (title, dim, key, ok, bad, warn, code), or as is."""
+        if not self.color or not text:
+            return text
+        return f"\033[{_ANSI.get(kind, '0')}m{text}\033[0m"
+
+    def heading(self, text: str) -> None:
+        if self._console is not None:
+            from rich.text import Text
+
+            self._console.print(Text(text, style="bold"))
+        else:
+            self.line(self.style(text, "title"))
+
+    def table(self, headers: Sequence[str], rows: Iterable[Sequence[Any]], *, right: Sequence[int] = ()) -> None:
+        """Aligned columns; ``right`` lists the column indexes aligned to the right (numbers)."""
+        rows = [[("" if c is None else str(c)) for c in row] for row in rows]
+        if self._console is not None:
+            from rich import box
+            from rich.table import Table
+
+            t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, highlight=False)
+            for i, h in enumerate(headers):
+                t.add_column(h, justify="right" if i in right else "left", overflow="fold")
+            for row in rows:
+                t.add_row(*row)
+            self._console.print(t)
+            return
+        widths = [len(h) for h in headers]
+        for row in rows:
+            for i, cell in enumerate(row[:-1]):
+                widths[i] = max(widths[i], len(cell))
+
+        def fmt(cells: Sequence[str]) -> str:
+            parts = []
+            for i, cell in enumerate(cells):
+                if i == len(cells) - 1:
+                    parts.append(cell)
+                elif i in right:
+                    parts.append(cell.rjust(widths[i]))
+                else:
+                    parts.append(cell.ljust(widths[i]))
+            return "  ".join(parts).rstrip()
+
+        self.line(self.style(fmt(list(headers)), "dim"))
+        for row in rows:
+            self.line(fmt(row))
+
+    # JSON ---------------------------------------------------------------
+
+    def emit_json(self, obj: Any) -> None:
+        self.stream.write(json.dumps(obj, indent=2, ensure_ascii=False, default=_json_default) + "\n")
+
+
+def _json_default(obj: Any) -> Any:
+    """Mappings and tuples from the engine (read-only views) become plain JSON."""
+    to_dict = getattr(obj, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    if hasattr(obj, "items"):
+        return dict(obj.items())
+    if isinstance(obj, (set, frozenset, tuple)):
+        return list(obj)
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def decide_color(choice: str, stream: Optional[TextIO]) -> bool:
+    """auto: TTY and no NO_COLOR; always: on unless NO_COLOR; never: off."""
+    from errhint import config
+
+    if choice == "never":
+        return False
+    forced = True if choice == "always" else None
+    return config.use_color(stream, config.merged(color=forced))
+
+
+def _rich_console(stream: TextIO) -> Any:
+    try:
+        from rich.console import Console
+    except ImportError:
+        return None
+    return Console(file=stream, force_terminal=True, highlight=False, soft_wrap=True)
+
+
+def read_text_input(parts: List[str], what: str = "TEXT") -> str:
+    """Joined arguments, or stdin when there are none (or the single argument ``-``)."""
+    if parts and parts != ["-"]:
+        return " ".join(parts)
+    if sys.stdin is None:
+        raise UsageError(f"no {what} given and no stdin")
+    if sys.stdin.isatty():
+        sys.stderr.write("errhint: paste the error or traceback, then press Ctrl-D\n")
+    text = sys.stdin.read()
+    if not text.strip():
+        raise UsageError(f"no {what} given (empty stdin)")
+    return text

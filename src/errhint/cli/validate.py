@@ -1,0 +1,75 @@
+"""``errhint validate PATH...``: every problem in dataset files, for people who write records.
+
+The checks are ``errhint.data.problems`` (schema, patterns that compile, duplicate ids); this
+command lists them all, not just the first, and exits 1 when there is any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any, Dict, List
+
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "validate",
+        parents=[base_parent()],
+        help="check dataset files and list every problem (exit 1 if any)",
+        description="Validate JSONL dataset files (or folders of them) against the record schema: every "
+        "problem with file, line, record id and field. Exit 0 when valid, 1 when there is any problem.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, out: Output) -> int:
+    from errhint import data
+
+    problems = data.problems(args.paths)
+    files = _files(args.paths)
+    records = sum(_count_lines(f) for f in files)
+    rows = [_problem_dict(p) for p in problems]
+    if out.json_mode:
+        out.emit_json({"ok": not rows, "files": files, "records": records, "problems": rows})
+        return EXIT_NOTHING if rows else EXIT_OK
+    for p in problems:
+        out.line(f"{out.style('error', 'bad')}: {p}")
+    summary = f"{len(files)} file{'s' if len(files) != 1 else ''}, {records} record line{'s' if records != 1 else ''}"
+    if rows:
+        out.line(out.style(f"{len(rows)} problem{'s' if len(rows) != 1 else ''} in {summary}", "bad"))
+        return EXIT_NOTHING
+    out.line(out.style(f"ok: {summary}, no problems", "ok"))
+    return EXIT_OK
+
+
+def _problem_dict(p: Any) -> Dict[str, Any]:
+    return {
+        "file": getattr(p, "file", None),
+        "line": getattr(p, "line", None),
+        "recordId": getattr(p, "record_id", None),
+        "field": getattr(p, "field", None),
+        "reason": getattr(p, "reason", str(p)),
+        "message": str(p),
+    }
+
+
+def _files(paths: List[str]) -> List[str]:
+    """The JSONL files the paths stand for (a folder: its ``*.jsonl``), existing ones only."""
+    out: List[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            out.extend(sorted(os.path.join(p, n) for n in os.listdir(p) if n.endswith(".jsonl")))
+        elif os.path.isfile(p):
+            out.append(p)
+    return out
+
+
+def _count_lines(path: str) -> int:
+    try:
+        with open(path, "rb") as fh:
+            return sum(1 for line in fh if line.strip())
+    except OSError:
+        return 0
