@@ -7,8 +7,10 @@ engine, pointed at a one-record dataset through ``ERRHINT_DATA``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -82,11 +84,50 @@ def hint_record() -> Dict[str, Any]:
     }
 
 
+PANIC_TEXT = "not yet implemented: no unary function for u8"
+"""What candle-nn 0.4.2 raises (``pyo3_runtime.PanicException``) for ``exp`` on a U8 tensor."""
+
+PANIC_MARK = "unary-u8-panic-7f3a"
+
+
+def panic_record() -> Dict[str, Any]:
+    """A record for candle's ``todo!("no unary function for u8")`` (candle-core/src/op.rs)."""
+    rec = hint_record()
+    rec.update(
+        id="7f3a00000000cafe",
+        slug="no-unary-function-for-u8-test",
+        errorMessage="no unary function for u8",
+        messagePattern="no unary function for u8",
+        errorType="panic",
+        filePath="candle-core/src/op.rs",
+        lineNumber=370,
+        sourceCodeStart=368,
+        sourceCodeEnd=372,
+        githubUrl="https://github.com/huggingface/candle/blob/cd29c7ccd420a840d883361c290ee92d06b9b96c/candle-core/src/op.rs#L368-L372",
+        triggerScenarios="Calling a float unary op on a U8 tensor.",
+        solutions=[f"Convert the tensor to F32 first ({PANIC_MARK})"],
+        siteKind="todo",
+        variant=None,
+    )
+    return rec
+
+
+PANIC_PRELUDE = (
+    "import types as _types\n"
+    "_m = sys.modules.setdefault('pyo3_runtime', _types.ModuleType('pyo3_runtime'))\n"
+    "class PanicException(BaseException): pass\n"
+    "PanicException.__module__ = 'pyo3_runtime'\n"
+    "_m.PanicException = PanicException\n"
+)
+"""Program text defining a ``pyo3_runtime.PanicException`` like pyo3's (a BaseException)."""
+
+
 @pytest.fixture
 def hint_data(tmp_path: Path) -> Path:
-    """A JSONL dataset holding ``hint_record()``, for ``ERRHINT_DATA``."""
+    """A JSONL dataset holding ``hint_record()`` and ``panic_record()``, for ``ERRHINT_DATA``."""
     path = tmp_path / "hint_data.jsonl"
-    path.write_text(json.dumps({"record": hint_record(), "datasetVersion": "test"}) + "\n", encoding="utf-8")
+    lines = [json.dumps({"record": r, "datasetVersion": "test"}) for r in (hint_record(), panic_record())]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
 
@@ -105,6 +146,7 @@ def base_env(**extra: str) -> Dict[str, str]:
 PRELUDE = (
     "import sys, errhint\n"
     f"MSG = {CANDLE_TEXT!r}\n"
+    f"PANIC = {PANIC_TEXT!r}\n"
 )
 """Defines ``MSG`` in every test program, so line numbers stay comparable across variants."""
 
@@ -130,7 +172,8 @@ class Runner:
         name: Optional[str] = None,
     ) -> subprocess.CompletedProcess:
         self.count += 1
-        script = self.tmp_path / (name or f"prog{self.count}.py")
+        digest = hashlib.sha1(code.encode("utf-8")).hexdigest()[:8]
+        script = self.tmp_path / (name or f"prog_{digest}.py")  # same code, same path: outputs compare
         script.write_text((PRELUDE if prelude else "") + textwrap.dedent(code), encoding="utf-8")
         extra = {"ERRHINT_DATA": str(self.data)} if data else {}
         extra.update(env or {})
@@ -147,6 +190,26 @@ class Runner:
 @pytest.fixture
 def run(tmp_path: Path, hint_data: Path) -> Runner:
     return Runner(tmp_path, hint_data)
+
+
+def normalise(text: str) -> str:
+    """Remove what differs between two runs of the same program (object addresses)."""
+    return re.sub(r"0x[0-9a-fA-F]+", "0xADDR", text)
+
+
+def added_lines(with_errhint: str, without: str) -> List[str]:
+    """The lines errhint added: ``without`` must be an in-order subsequence of ``with_errhint``
+    and the added lines one contiguous block; anything else fails the test."""
+    a, b = normalise(with_errhint).splitlines(), normalise(without).splitlines()
+    i = 0
+    while i < len(b) and i < len(a) and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < len(b) - i and j < len(a) - i and a[len(a) - 1 - j] == b[len(b) - 1 - j]:
+        j += 1
+    block = a[i : len(a) - j]
+    assert a[:i] + a[len(a) - j :] == b, f"errhint changed the original output:\n{with_errhint}\n---\n{without}"
+    return block
 
 
 def internal_error_lines(stderr: str) -> List[str]:
