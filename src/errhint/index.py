@@ -14,7 +14,7 @@ On-disk format 1 (JSON, lists instead of dicts to keep it small and quick to par
      "variants": [[repo, enum, name, shape, [[field, debug], ...], display, transparent]],
      "records": [[id, repo, errorType, pattern, fileIndex, byteOffset, byteLength,
                   key, literals, variantName, versionSet, backgroundTag, siteKind, errorCode,
-                  pulledInBy]],
+                  pulledInBy, errorClass]],
      "inline": [record, ...]}                   # only when built without locations
 
 ``versionSet`` is an index into ``versionSets`` (or -1).  For records kept in memory
@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 FORMAT = 1
 
 # Row positions (rows are lists for compactness).
 ID, REPO, ERROR_TYPE, PATTERN, FILE, OFFSET, LENGTH = 0, 1, 2, 3, 4, 5, 6
-KEY, LITERALS, VARIANT, VERSIONS, TAG, KIND, CODE, PULLED_IN_BY = 7, 8, 9, 10, 11, 12, 13, 14
+KEY, LITERALS, VARIANT, VERSIONS, TAG, KIND, CODE, PULLED_IN_BY, ERROR_CLASS = 7, 8, 9, 10, 11, 12, 13, 14, 15
 
 MIN_KEY_LEN = 3
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -223,18 +223,59 @@ def bounded_words(literal: str) -> List[str]:
     return out
 
 
+def edge_keys(literal: str) -> List[str]:
+    """Keys for words at the edge of a run: ``*word`` (a token ends with it), ``word*`` (starts with it).
+
+    A run's first word may be glued to text before it, so every matching text has a token
+    *ending* with that word; symmetrically for the last word.  A run that is one bare word
+    gives no key (it may sit anywhere inside a token).
+    """
+    out = []
+    words = list(_WORD.finditer(literal))
+    if not words:
+        return out
+    first, last = words[0], words[-1]
+    if first.start() == 0 and first.end() < len(literal) and len(first.group()) >= MIN_KEY_LEN:
+        out.append("*" + first.group())
+    if last.end() == len(literal) and last.start() > 0 and len(last.group()) >= MIN_KEY_LEN:
+        out.append(last.group() + "*")
+    return out
+
+
+def key_bucket(key: str) -> Tuple[str, str]:
+    """(map, bucket) a key lives in: exact words by themselves, edge keys by 3-char affix."""
+    if key.startswith("*"):
+        return "suffix", key[-MIN_KEY_LEN:]
+    if key.endswith("*"):
+        return "prefix", key[:MIN_KEY_LEN]
+    return "exact", key
+
+
 def text_tokens(text: str) -> set:
     """Every maximal word of at least ``MIN_KEY_LEN`` characters in ``text``."""
     return set(_TOKENS.findall(text))
 
 
 def choose_keys(literal_lists: Sequence[Sequence[str]]) -> List[Optional[str]]:
-    """For each record, its rarest bounded word over the whole dataset (ties: longer, then a-z)."""
+    """For each record, its rarest bounded word over the dataset (ties: longer, then a-z).
+
+    Records without one get the edge key whose 3-char bucket is least used, else None.
+    """
     words_per_record = [sorted({w for lit in lits for w in bounded_words(lit)}) for lits in literal_lists]
     freq: Counter = Counter(w for words in words_per_record for w in words)
+    edges_per_record = [
+        sorted({k for lit in lits for k in edge_keys(lit)}) if not words else []
+        for lits, words in zip(literal_lists, words_per_record)
+    ]
+    bucket_freq: Counter = Counter(key_bucket(k) for keys in edges_per_record for k in keys)
     keys: List[Optional[str]] = []
-    for words in words_per_record:
-        keys.append(min(words, key=lambda w: (freq[w], -len(w), w)) if words else None)
+    for words, edges in zip(words_per_record, edges_per_record):
+        if words:
+            keys.append(min(words, key=lambda w: (freq[w], -len(w), w)))
+        elif edges:
+            keys.append(min(edges, key=lambda k: (bucket_freq[key_bucket(k)], -len(k), k)))
+        else:
+            keys.append(None)
     return keys
 
 
@@ -302,6 +343,7 @@ def build_index(
                 rec.get("siteKind"),
                 rec.get("errorCode"),
                 list(rec["pulledInBy"]) if rec.get("pulledInBy") else None,
+                rec.get("errorClass"),
             ]
         )
     index: Dict[str, Any] = {
@@ -328,3 +370,152 @@ def _variant_entry(repo: str, variant: Mapping[str, Any]) -> list:
         variant.get("display"),
         bool(variant.get("transparent", False)),
     ]
+
+
+# --------------------------------------------------------------------------- runtime
+
+
+class VariantInfo(NamedTuple):
+    """What the index knows about one error-enum variant (a ``variants`` entry)."""
+
+    repo: str
+    enum: str
+    name: str
+    shape: str
+    fields: Tuple[Tuple[str, bool], ...]
+    display: Optional[str]
+    transparent: bool
+
+
+_MISSING = object()
+_compiled: Dict[str, Any] = {}
+
+
+def compiled(pattern: str) -> Any:
+    """The compiled pattern (cached per pattern text), or None if it does not compile."""
+    found = _compiled.get(pattern, _MISSING)
+    if found is _MISSING:
+        import regex  # ~15 ms: paid only once a text survives the literal prefilter
+
+        try:
+            found = regex.compile(pattern, regex.DOTALL)
+        except Exception:
+            found = None
+        _compiled[pattern] = found
+    return found
+
+
+def search(pattern: str, text: str, timeout: float = REGEX_TIMEOUT) -> Any:
+    """``pattern.search(text)`` that gives up (None) after ``timeout`` seconds."""
+    rx = compiled(pattern)
+    if rx is None:
+        return None
+    try:
+        return rx.search(text, timeout=timeout)
+    except TimeoutError:
+        return None
+
+
+Reader = Callable[[str, int, int], Mapping[str, Any]]
+
+
+class LoadedIndex:
+    """An index ready for lookups: key maps built once, records read only when they match."""
+
+    def __init__(self, data: Mapping[str, Any], *, reader: Optional[Reader] = None, exclude_ids: Iterable[str] = ()) -> None:
+        if data.get("format") != FORMAT:
+            raise ValueError(f"unsupported index format {data.get('format')!r}")
+        self.rows: List[list] = data["records"]
+        self.files: List[str] = list(data.get("files", ()))
+        self.version_sets: List[List[str]] = data.get("versionSets", [])
+        self.dataset_version: str = data.get("datasetVersion", "")
+        self._variant_table: List[list] = data.get("variants", [])
+        self._variants: Optional[Dict[str, List[VariantInfo]]] = None
+        self._inline: Optional[List[Mapping[str, Any]]] = data.get("inline")
+        self._reader = reader
+        excluded = set(exclude_ids)
+        self.exact: Dict[str, List[int]] = {}
+        self.prefix: Dict[str, List[int]] = {}
+        self.suffix: Dict[str, List[int]] = {}
+        self.by_variant: Dict[str, List[int]] = {}
+        self.scan: List[int] = []
+        maps = {"exact": self.exact, "prefix": self.prefix, "suffix": self.suffix}
+        for i, row in enumerate(self.rows):
+            if excluded and row[ID] in excluded:
+                continue
+            key, variant = row[KEY], row[VARIANT]
+            if key:
+                kind, bucket = key_bucket(key)
+                maps[kind].setdefault(bucket, []).append(i)
+            else:
+                self.scan.append(i)
+            if variant:
+                self.by_variant.setdefault(variant, []).append(i)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def ids(self) -> List[str]:
+        return [row[ID] for row in self.rows]
+
+    def prefiltered(self, text: str, tokens: Iterable[str]) -> List[int]:
+        """Rows whose key occurs in ``text`` and whose every required literal is in it."""
+        slots: set = set()
+        exact, prefix, suffix = self.exact, self.prefix, self.suffix
+        for tok in tokens:
+            hit = exact.get(tok)
+            if hit:
+                slots.update(hit)
+            if prefix:
+                hit = prefix.get(tok[:MIN_KEY_LEN])
+                if hit:
+                    slots.update(hit)
+            if suffix:
+                hit = suffix.get(tok[-MIN_KEY_LEN:])
+                if hit:
+                    slots.update(hit)
+        slots.update(self.scan)
+        rows = self.rows
+        out = []
+        for i in slots:
+            if all(lit in text for lit in rows[i][LITERALS]):
+                out.append(i)
+        out.sort()
+        return out
+
+    def variant_rows(self, name: str) -> List[int]:
+        return self.by_variant.get(name, [])
+
+    def variants(self, name: str) -> List[VariantInfo]:
+        """Templates of every variant called ``name`` (built on first use)."""
+        if self._variants is None:
+            table: Dict[str, List[VariantInfo]] = {}
+            for repo, enum, vname, shape, fields, display, transparent in self._variant_table:
+                info = VariantInfo(repo, enum, vname, shape, tuple((f, bool(d)) for f, d in fields), display, bool(transparent))
+                table.setdefault(vname, []).append(info)
+            self._variants = table
+        return self._variants.get(name, [])
+
+    def versions(self, i: int) -> Tuple[str, ...]:
+        vset = self.rows[i][VERSIONS]
+        return tuple(self.version_sets[vset]) if isinstance(vset, int) and 0 <= vset < len(self.version_sets) else ()
+
+    def labels(self, repo: str) -> List[str]:
+        """Every release label this index knows for ``repo``."""
+        seen = set()
+        for i, row in enumerate(self.rows):
+            if row[REPO] == repo:
+                seen.update(self.versions(i))
+        return sorted(seen)
+
+    def record(self, i: int) -> Mapping[str, Any]:
+        """The full camelCase record of row ``i`` (one byte-range read for shipped data)."""
+        row = self.rows[i]
+        if row[FILE] < 0:
+            if self._inline is None:
+                raise LookupError("index has no inline records")
+            return self._inline[row[OFFSET]]
+        if self._reader is None:
+            raise LookupError("index has no reader for its files")
+        wrapper = self._reader(self.files[row[FILE]], row[OFFSET], row[LENGTH])
+        return wrapper.get("record", wrapper) if isinstance(wrapper, Mapping) else wrapper

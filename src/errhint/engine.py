@@ -1,0 +1,320 @@
+"""``lookup()`` / ``explain()``: extract → normalize → index → match → rank.
+
+Owns the dataset singleton, loaded once per process on first use (thread-safe): the
+shipped index (no record parsed, no pydantic) plus any user dataset (validated by
+``data.py`` and indexed in memory, replacing shipped records with the same id).
+Never raises into the caller unless ``ERRHINT_DEBUG`` is set.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from errhint import config, extract, index, normalize, rank
+from errhint.index import LoadedIndex
+from errhint.match import Match, aliases
+from errhint.view import RecordView
+
+_lock = threading.Lock()
+_dataset: Optional["Dataset"] = None
+
+# Row fields a RecordView knows without reading the record's line.
+_KNOWN = (
+    ("id", index.ID),
+    ("repo", index.REPO),
+    ("errorType", index.ERROR_TYPE),
+    ("messagePattern", index.PATTERN),
+    ("backgroundTag", index.TAG),
+    ("siteKind", index.KIND),
+    ("errorCode", index.CODE),
+)
+
+
+class Dataset:
+    """The loaded indexes plus lazily loaded families and installed-binding labels."""
+
+    def __init__(self, indexes: Sequence[LoadedIndex], families: Optional[Mapping[str, Any]] = None) -> None:
+        self.indexes = list(indexes)
+        self._families = families
+        self._labels: Optional[Dict[str, str]] = None
+        self._lock = threading.Lock()
+
+    def templates(self, name: str) -> List[index.VariantInfo]:
+        out: List[index.VariantInfo] = []
+        for ix in self.indexes:
+            out.extend(ix.variants(name))
+        return out
+
+    def families(self) -> Mapping[str, Any]:
+        if self._families is None:
+            with self._lock:
+                if self._families is None:
+                    try:
+                        from errhint import data
+
+                        self._families = data.shipped_families()
+                    except Exception:
+                        self._families = {}
+        return self._families
+
+    def labels(self) -> Dict[str, str]:
+        if self._labels is None:
+            from errhint import distinfo
+
+            def labels_of(repo: str) -> List[str]:
+                found = set()
+                for ix in self.indexes:
+                    found.update(ix.labels(repo))
+                return sorted(found)
+
+            self._labels = rank.installed_labels(labels_of, distinfo.version)
+        return self._labels
+
+    def size(self) -> int:
+        return sum(len(ix) for ix in self.indexes)
+
+
+def load(paths: Sequence[str] = ()) -> Dataset:
+    """Build the dataset from the shipped index and extra sources (``data.py``)."""
+    from errhint import data
+
+    extra = data.extra_records(paths)
+    indexes: List[LoadedIndex] = []
+    replaced: FrozenSet[str] = frozenset()
+    if extra:
+        by_id: Dict[str, Mapping[str, Any]] = {}
+        for rec in extra:
+            by_id[str(rec.get("id"))] = rec  # a later source replaces an earlier one
+        records = list(by_id.values())
+        indexes.append(LoadedIndex(index.build_index(records)))
+        replaced = frozenset(by_id)
+    shipped = data.shipped_index()
+    if shipped is not None:
+        indexes.insert(0, LoadedIndex(shipped, reader=data.read_shipped_line, exclude_ids=replaced))
+    return Dataset(indexes)
+
+
+def dataset() -> Dataset:
+    global _dataset
+    ds = _dataset
+    if ds is None:
+        with _lock:
+            if _dataset is None:
+                _dataset = load(config.current().paths)
+            ds = _dataset
+    return ds
+
+
+def use(ds: Optional[Dataset]) -> None:
+    """Install a prepared dataset (tests, benchmarks); None forgets it like ``reset``."""
+    global _dataset
+    with _lock:
+        _dataset = ds
+
+
+def reset() -> None:
+    """Forget the loaded dataset; the next lookup loads it again."""
+    use(None)
+
+
+# --------------------------------------------------------------------------- matching
+
+
+@dataclass(frozen=True)
+class _Found:
+    score: float
+    ix: int
+    row: int
+    candidate: normalize.Candidate
+    groups: Tuple[Tuple[str, str], ...]
+    kind: str
+
+
+def _coverage(text: str, start: int, end: int, site_kind: Optional[str]) -> Tuple[str, float]:
+    """How much of the message lines a match covers: (``full``|``partial``, fraction)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    before, after = text[line_start:start], text[end:line_end]
+    if site_kind == "expect" and after.startswith(": "):
+        after = ""
+    region = len(text[line_start:line_end].strip()) or 1
+    coverage = min(1.0, (end - start) / region)
+    leftover = before + after
+    if not any(ch.isalnum() for ch in leftover):
+        return "full", 1.0
+    return "partial", coverage
+
+
+def _opt(row: list, pos: int) -> Any:
+    """A row field added after format 1 was first written (absent in older indexes)."""
+    return row[pos] if len(row) > pos else None
+
+
+def _literal_chars(row: list) -> int:
+    return sum(len(lit) for lit in row[index.LITERALS])
+
+
+def _hit(
+    ix: LoadedIndex, i: int, cand: normalize.Candidate, item: extract.Item, kind: str, coverage: float
+) -> rank.Hit:
+    row = ix.rows[i]
+    pulled = _opt(row, index.PULLED_IN_BY) or ()
+    return rank.Hit(
+        kind=kind,
+        coverage=coverage,
+        literal_chars=_literal_chars(row),
+        repo=row[index.REPO],
+        error_type=row[index.ERROR_TYPE],
+        site_kind=row[index.KIND],
+        error_class=_opt(row, index.ERROR_CLASS),
+        versions=ix.versions(i),
+        pulled_in_by=tuple(pulled),
+        exc_type=item.exc_type,
+        cand_error_type=cand.error_type,
+        cand_site_kinds=cand.site_kinds,
+        cand_repo=cand.repo_hint,
+        variant_agrees=bool(cand.variant) and row[index.VARIANT] == cand.variant,
+        depth=item.depth,
+        weight=cand.weight,
+    )
+
+
+def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evidence) -> List[_Found]:
+    found: List[_Found] = []
+    seen_texts = set()
+    for item in items:
+        for cand in normalize.candidates(item.text, exc_type=item.exc_type, templates=ds.templates, weight=1.0):
+            key = (cand.text, cand.variant, item.exc_type)
+            if key in seen_texts or not cand.text:
+                continue
+            seen_texts.add(key)
+            tokens = index.text_tokens(cand.text)
+            for n, ix in enumerate(ds.indexes):
+                matched_rows = set()
+                for i in ix.prefiltered(cand.text, tokens):
+                    row = ix.rows[i]
+                    m = index.search(row[index.PATTERN], cand.text)
+                    if m is None:
+                        continue
+                    matched_rows.add(i)
+                    kind, coverage = _coverage(cand.text, m.start(), m.end(), row[index.KIND])
+                    hit = _hit(ix, i, cand, item, kind, coverage)
+                    groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
+                    found.append(_Found(rank.score(hit, evidence), n, i, cand, groups, kind))
+                if cand.variant:
+                    rendered = cand.text != cand.message or cand.form != "debug" or bool(ds.templates(cand.variant))
+                    for i in ix.variant_rows(cand.variant):
+                        if i in matched_rows:
+                            continue
+                        hit = _hit(ix, i, cand, item, "variant", 0.0 if rendered else 0.5)
+                        score = rank.score(hit, evidence) - (0.1 if rendered else 0.0)
+                        found.append(_Found(max(0.0, score), n, i, cand, (), "variant"))
+    return found
+
+
+def _to_match(ds: Dataset, f: _Found) -> Match:
+    ix = ds.indexes[f.ix]
+    row = ix.rows[f.row]
+    known: Dict[str, Any] = {camel: row[pos] for camel, pos in _KNOWN}
+    versions = ix.versions(f.row)
+    if versions:
+        known["versions"] = list(versions)
+    groups = dict(f.groups)
+    captures: Dict[str, str] = {k: v for k, v in f.candidate.captures.items() if k not in groups}
+    captures.update(groups)
+    for alias, value in aliases(row[index.PATTERN], groups).items():
+        captures.setdefault(alias, value)
+    fix, i = ix, f.row
+    view = RecordView(known, lambda: fix.record(i))
+    tag = row[index.TAG]
+    family = ds.families().get(tag) if tag else None
+    return Match(
+        record=view,
+        score=round(f.score, 4),
+        captures=captures,
+        message=f.candidate.message,
+        family=family if isinstance(family, Mapping) else None,
+        kind=f.kind,
+    )
+
+
+def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, repos: Optional[Sequence[str]]) -> List[Match]:
+    best: Dict[str, _Found] = {}
+    for f in found:
+        row = ds.indexes[f.ix].rows[f.row]
+        if repos is not None:
+            pulled = _opt(row, index.PULLED_IN_BY) or ()
+            owners = {row[index.REPO]} | {p.split("@", 1)[0] for p in pulled}
+            if not owners & set(repos):
+                continue
+        rid = row[index.ID]
+        if rid not in best or f.score > best[rid].score:
+            best[rid] = f
+    ordered = sorted(best.values(), key=lambda f: (-f.score, ds.indexes[f.ix].rows[f.row][index.ID]))
+    out: List[Match] = []
+    patterns = set()
+    for f in ordered:
+        if f.score < min_score:
+            break
+        pattern = ds.indexes[f.ix].rows[f.row][index.PATTERN]
+        if pattern in patterns:  # the same template at another site adds nothing
+            continue
+        patterns.add(pattern)
+        out.append(_to_match(ds, f))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _run(extraction: extract.Extraction, limit: Optional[int], min_score: Optional[float], repos: Optional[Sequence[str]]) -> List[Match]:
+    opts = config.merged(limit=limit, min_score=min_score, repos=repos)
+    ds = dataset()
+    if not ds.indexes or not extraction.items:
+        return []
+    evidence = rank.Evidence(modules=extraction.modules, loaded=rank.loaded_bindings(), labels=ds.labels())
+    found = _match_items(ds, extraction.items, evidence)
+    return _rank(ds, found, limit=opts.limit, min_score=opts.min_score, repos=opts.repos)
+
+
+def _guarded(fn: Any, *args: Any) -> List[Match]:
+    try:
+        return fn(*args)
+    except Exception:
+        if config.debug():
+            raise
+        return []
+
+
+def lookup(
+    exc: BaseException,
+    *,
+    limit: Optional[int] = None,
+    min_score: Optional[float] = None,
+    repos: Optional[Sequence[str]] = None,
+) -> List[Match]:
+    """Records that explain ``exc`` (its whole cause/context/group graph), best first.
+
+    Empty when nothing is a credible match. Defaults come from ``errhint.config``.
+    """
+    def run() -> List[Match]:
+        return _run(extract.from_exception(exc), limit, min_score, repos)
+
+    return _guarded(run)
+
+
+def explain(
+    text: str,
+    *,
+    exc_type: Optional[str] = None,
+    limit: Optional[int] = None,
+    min_score: Optional[float] = None,
+    repos: Optional[Sequence[str]] = None,
+) -> List[Match]:
+    """Like ``lookup`` for raw text: one message or a whole pasted traceback."""
+    def run() -> List[Match]:
+        return _run(extract.from_text(str(text), exc_type), limit, min_score, repos)
+
+    return _guarded(run)

@@ -1,0 +1,276 @@
+"""Walk an exception graph (or a pasted traceback) into plain texts plus context.
+
+The Rust message errhint needs is often not ``str(exc)`` of the exception the user sees: it
+sits in a ``__cause__``/``__context__``, an ExceptionGroup member, or the ``RemoteTraceback``
+text multiprocessing attaches as a cause.  This module collects every such text, with the
+exception type it came with, and notes which binding (``candle``, ``pyburn``) the exception
+types and traceback frames point at.  It keeps only strings: no exception, traceback or
+frame object survives a call.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+from dataclasses import dataclass
+from typing import Any, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+from errhint.render import NOTE_MARKER
+
+BINDING_MODULES = ("candle", "pyburn")
+MAX_EXCEPTIONS = 64
+MAX_TEXT = 256 * 1024
+MAX_FRAMES = 200
+UNPRINTABLE = "<exception str() failed>"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One text to match: a message and the exception type it was raised as ('' if unknown)."""
+
+    text: str
+    exc_type: str = ""
+    depth: int = 0
+    origin: str = "exception"
+    """``exception``, ``cause``, ``context``, ``group``, ``note``, ``remote`` or ``text``."""
+
+
+@dataclass(frozen=True)
+class Extraction:
+    items: Tuple[Item, ...]
+    modules: FrozenSet[str] = frozenset()
+    """Binding packages seen in exception types and traceback frames."""
+
+
+# --------------------------------------------------------------------------- live exceptions
+
+
+def type_name(exc_type: type) -> str:
+    """``ValueError`` for builtins, else ``module.QualName`` (``pyo3_runtime.PanicException``)."""
+    module = getattr(exc_type, "__module__", "") or ""
+    name = getattr(exc_type, "__qualname__", None) or getattr(exc_type, "__name__", "?")
+    return name if module in ("builtins", "exceptions", "") else f"{module}.{name}"
+
+
+def safe_str(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:
+        return UNPRINTABLE
+    return text if isinstance(text, str) else UNPRINTABLE
+
+
+def _binding_of(module_name: str) -> Optional[str]:
+    top = module_name.split(".", 1)[0]
+    return top if top in BINDING_MODULES else None
+
+
+def _frame_modules(tb: Any, into: Set[str]) -> None:
+    count = 0
+    while tb is not None and count < MAX_FRAMES:
+        try:
+            name = tb.tb_frame.f_globals.get("__name__", "")
+        except Exception:
+            name = ""
+        binding = _binding_of(name) if isinstance(name, str) else None
+        if binding:
+            into.add(binding)
+        tb = tb.tb_next
+        count += 1
+
+
+def _group_members(exc: BaseException) -> Tuple[BaseException, ...]:
+    members = getattr(exc, "exceptions", None)
+    if isinstance(members, tuple) and all(isinstance(m, BaseException) for m in members):
+        group_type = getattr(builtins, "BaseExceptionGroup", None)
+        if group_type is not None and isinstance(exc, group_type):
+            return members
+        if type(exc).__name__.endswith("ExceptionGroup"):  # the exceptiongroup backport
+            return members
+    return ()
+
+
+def from_exception(exc: BaseException) -> Extraction:
+    """Every text in the graph of ``exc``: itself, causes, contexts, group members, notes."""
+    items: List[Item] = []
+    modules: Set[str] = set()
+    seen: Set[int] = set()
+    queue: List[Tuple[BaseException, int, str]] = [(exc, 0, "exception")]
+    while queue and len(seen) < MAX_EXCEPTIONS:
+        current, depth, origin = queue.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        cls = type(current)
+        tname = type_name(cls)
+        binding = _binding_of(getattr(cls, "__module__", "") or "")
+        if binding:
+            modules.add(binding)
+        _frame_modules(getattr(current, "__traceback__", None), modules)
+        if cls.__name__.endswith("RemoteTraceback"):
+            remote = getattr(current, "tb", None)
+            text = remote if isinstance(remote, str) else safe_str(current)
+            parsed = from_text(text[:MAX_TEXT])
+            modules.update(parsed.modules)
+            items.extend(Item(i.text, i.exc_type, depth + i.depth, "remote") for i in parsed.items)
+        else:
+            text = safe_str(current)
+            if text != UNPRINTABLE and text.strip():
+                items.append(Item(text[:MAX_TEXT], tname, depth, origin))
+        for note in _notes(current):
+            items.append(Item(note[:MAX_TEXT], tname, depth, "note"))
+        for member in _group_members(current):
+            queue.append((member, depth + 1, "group"))
+        cause = getattr(current, "__cause__", None)
+        if isinstance(cause, BaseException):
+            queue.append((cause, depth + 1, "cause"))
+        context = getattr(current, "__context__", None)
+        if isinstance(context, BaseException) and context is not cause:
+            queue.append((context, depth + 1, "context"))
+    return Extraction(tuple(items), frozenset(modules))
+
+
+def _notes(exc: BaseException) -> List[str]:
+    """Notes other tools attached (errhint's own are skipped so hints never feed on hints)."""
+    try:
+        notes = getattr(exc, "__notes__", None)
+        if not isinstance(notes, (list, tuple)):
+            return []
+        return [n for n in notes if isinstance(n, str) and n.strip() and not is_own_note(n)]
+    except Exception:
+        return []
+
+
+def is_own_note(note: str) -> bool:
+    return note.lstrip().startswith(NOTE_MARKER)
+
+
+# --------------------------------------------------------------------------- pasted text
+
+_TB_HEADER = re.compile(r"^(?:Traceback|Exception Group Traceback) \(most recent call last\):\s*$")
+_CHAIN_MARKERS = (
+    "The above exception was the direct cause of the following exception:",
+    "During handling of the above exception, another exception occurred:",
+)
+_GROUP_SEPARATOR = re.compile(r"^\s*\+[-+]*(?: \d+ -*| \.\.\. .*)?\s*$")
+_GROUP_PREFIX = re.compile(r"^\s*(?:\+ |\| ?)")
+_FILE_LINE = re.compile(r'^\s+File "(?P<file>[^"]*)", line \d+')
+_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(?::(?: (?P<msg>.*))?)?$")
+
+
+def _looks_like_type(name: str) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    return last.endswith(("Error", "Exception", "Warning", "Interrupt", "Exit", "Group", "Iteration")) or (
+        "." in name and last[:1].isupper()
+    )
+
+
+def _strip_group_boxes(lines: List[str]) -> List[Optional[str]]:
+    """Remove ExceptionGroup box drawing; separators become None (section boundaries)."""
+    out: List[Optional[str]] = []
+    for line in lines:
+        if _GROUP_SEPARATOR.match(line):
+            out.append(None)
+        else:
+            out.append(_GROUP_PREFIX.sub("", line, count=1))
+    return out
+
+
+def _path_binding(path: str) -> Optional[str]:
+    norm = path.replace("\\", "/")
+    for name in BINDING_MODULES:
+        if f"/{name}/" in norm or norm.startswith(f"{name}/"):
+            return name
+    return None
+
+
+def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
+    """Texts in a pasted traceback (chains and groups included), or the text itself.
+
+    The last exception printed is the one raised last, so it gets depth 0.
+    """
+    text = text[:MAX_TEXT]
+    raw_lines = text.splitlines()
+    lines: List[Optional[str]] = (
+        _strip_group_boxes(raw_lines) if "Exception Group Traceback" in text else list(raw_lines)
+    )
+    modules: Set[str] = set()
+    sections: List[Tuple[str, List[str]]] = []  # (type, message lines)
+    state = "outside"
+    current: Optional[Tuple[str, List[str]]] = None
+    preamble: List[str] = []
+    for line in lines:
+        if line is None or line.strip() in _CHAIN_MARKERS or _TB_HEADER.match(line.strip()):
+            current = None
+            state = "frames" if line is not None and _TB_HEADER.match(line.strip()) else "outside"
+            continue
+        if state == "frames":
+            m = _FILE_LINE.match(line)
+            if m:
+                binding = _path_binding(m.group("file"))
+                if binding:
+                    modules.add(binding)
+                continue
+            if not line.strip() or line[:1].isspace():
+                continue
+            m = _EXC_LINE.match(line.rstrip())
+            if m and _looks_like_type(m.group("type")):
+                current = (m.group("type"), [m.group("msg") or ""])
+            else:
+                current = ("", [line])
+            sections.append(current)
+            state = "message"
+            continue
+        if state == "message" and current is not None:
+            if is_own_note(line):
+                state = "notes"
+                continue
+            current[1].append(line)
+            continue
+        if state == "outside":
+            preamble.append(line)
+    items: List[Item] = []
+    for i, (tname, msg_lines) in enumerate(sections):
+        msg = "\n".join(_trim(msg_lines))
+        if msg.strip() or tname:
+            items.append(Item(msg, tname, len(sections) - 1 - i, "text"))
+    if not sections:
+        items.extend(_bare_message(preamble, exc_type))
+    elif exc_type and items and not items[-1].exc_type:
+        last = items[-1]
+        items[-1] = Item(last.text, exc_type, last.depth, last.origin)
+    if exc_type:
+        binding = _binding_of(exc_type)
+        if binding:
+            modules.add(binding)
+    for item in items:
+        binding = _binding_of(item.exc_type)
+        if binding:
+            modules.add(binding)
+    return Extraction(tuple(items), frozenset(modules))
+
+
+def _trim(lines: Iterable[str]) -> List[str]:
+    out = [ln for ln in lines]
+    while out and (not out[-1].strip() or out[-1].strip() == '"""'):
+        out.pop()
+    while out and out[0].strip() == '"""':
+        out.pop(0)
+    return out
+
+
+def _bare_message(lines: List[str], exc_type: Optional[str]) -> List[Item]:
+    """A message without a traceback; ``Type: message`` on the first line is split off."""
+    kept: List[str] = []
+    for line in lines:
+        if is_own_note(line):
+            break
+        kept.append(line)
+    kept = _trim(kept)
+    if not kept:
+        return []
+    if exc_type is None:
+        m = _EXC_LINE.match(kept[0].rstrip())
+        if m and m.group("msg") is not None and _looks_like_type(m.group("type")):
+            return [Item("\n".join([m.group("msg")] + kept[1:]), m.group("type"), 0, "text")]
+    return [Item("\n".join(kept), exc_type or "", 0, "text")]

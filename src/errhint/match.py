@@ -1,0 +1,111 @@
+"""``Match``: one record matched to an error, immutable and JSON-serialisable."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Dict, Mapping, Optional
+
+from errhint.view import RecordView
+
+_POSITIONAL = re.compile(r"^(?:f|arg)\d+$")
+_GROUP_AT = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
+_LAST_WORD = re.compile(r"([A-Za-z][A-Za-z_]{1,15})[\s:='\"`(\[]*$")
+_STOPWORDS = frozenset(
+    "a an and are as at be by for from in into is not of on or than the to with".split()
+)
+
+
+def _literal_before(pattern: str, pos: int) -> str:
+    """The literal pattern text just before ``pos`` (escapes undone, stops at a group)."""
+    start = max(pattern.rfind(")", 0, pos), pattern.rfind("(", 0, pos))
+    return re.sub(r"\\(.)", r"\1", pattern[start + 1 : pos])
+
+
+def aliases(pattern: str, groups: Mapping[str, str]) -> Dict[str, str]:
+    """Readable names for positional groups: ``dtype (?P<f0>..)`` gives ``dtype``.
+
+    Tuple fields and unnamed ``{}`` arguments become groups ``f0``/``arg0``; the word in front
+    of them in the message is what a reader (and a family hint) calls that value.
+    """
+    out: Dict[str, str] = {}
+    for m in _GROUP_AT.finditer(pattern):
+        name = m.group(1)
+        if not _POSITIONAL.match(name) or groups.get(name) is None:
+            continue
+        word = _LAST_WORD.search(_literal_before(pattern, m.start()))
+        if word and word.group(1).lower() not in _STOPWORDS:
+            alias = word.group(1).lower()
+            if alias not in groups and alias not in out:
+                out[alias] = groups[name]
+    return out
+
+
+@dataclass(frozen=True)
+class Match:
+    """A record judged to explain an error.
+
+    ``record`` is a read-only ``RecordView`` (snake_case schema attributes); ``score`` is in
+    [0, 1]; ``captures`` maps names to the values taken from the message; ``message`` is the
+    clean human-readable message (for a Debug form, the Display text rebuilt from the
+    variant); ``family`` is the ``families.json`` entry of the record's backgroundTag.
+    """
+
+    record: RecordView
+    score: float
+    captures: Mapping[str, str]
+    message: str
+    family: Optional[Mapping[str, Any]] = None
+    kind: str = "full"
+    """``full``, ``partial`` or ``variant`` (matched by the Rust variant name only)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "captures", MappingProxyType(dict(self.captures)))
+        if self.family is not None and not isinstance(self.family, MappingProxyType):
+            object.__setattr__(self, "family", MappingProxyType(dict(self.family)))
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    def render(self, verbosity: str = "brief", color: bool = False) -> str:
+        from errhint.render import render_match
+
+        return render_match(self, verbosity, color)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """JSON-able form: ids, score, message, captures, the filled hint and the record.
+
+        Shape: ``{"id", "repo", "score", "kind", "message", "captures", "errorType",
+        "siteKind", "backgroundTag", "githubUrl", "hint": {"cause", "fix", "solutions",
+        "documentation", "exampleFix", "preventionTips", "pointer"}, "record": {...camelCase},
+        "family": {...} | null}``.
+        """
+        from errhint.render import hint_parts
+
+        parts = hint_parts(self)
+        rec = self.record
+        return {
+            "id": rec.id,
+            "repo": rec.repo,
+            "score": round(self.score, 4),
+            "kind": self.kind,
+            "message": self.message,
+            "captures": dict(self.captures),
+            "errorType": rec.error_type,
+            "siteKind": rec.site_kind,
+            "backgroundTag": rec.background_tag,
+            "githubUrl": rec.github_url,
+            "hint": {
+                "cause": parts["cause"],
+                "fix": parts["fix"],
+                "solutions": list(parts["solutions"]),
+                "documentation": parts["documentation"],
+                "exampleFix": parts["exampleFix"],
+                "preventionTips": list(parts["preventionTips"]),
+                "pointer": parts["pointer"],
+            },
+            "record": rec.to_dict(),
+            "family": dict(self.family) if self.family is not None else None,
+        }

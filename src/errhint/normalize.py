@@ -1,0 +1,456 @@
+"""Text → candidates: the clean messages a record's pattern is searched in.
+
+What Python shows is the Rust message plus runtime dressing: a panic prefix
+(``not implemented: ``), a Rust stderr header, a backtrace (Display or Debug form), candle's
+derived-Debug wrappers (``WithBacktrace``/``Context``/``WithPath``/``Msg("..")``), a whole
+error variant in Debug form, burn's multi-reason ``Tensor Operation Error`` report, or an
+``unwrap()``/``expect()`` tail.  Records' patterns describe the bare message (the builder
+records the wrapper kind in ``siteKind`` instead), so this module undoes the dressing and
+says what it saw, for ranking.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+
+from errhint import rustdebug
+from errhint.index import VariantInfo
+from errhint.rustdebug import Value
+
+MAX_INPUT = 64 * 1024
+MAX_CANDIDATE = 16 * 1024
+MAX_VARIANT_DEPTH = 4
+MAX_RENDERINGS = 3
+
+CANDLE = "huggingface/candle"
+BURN = "tracel-ai/burn"
+
+
+Templates = Callable[[str], Sequence[VariantInfo]]
+
+_EMPTY: Mapping[str, str] = MappingProxyType({})
+
+
+def _no_templates(_name: str) -> Sequence[VariantInfo]:
+    return ()
+
+
+STD_TEMPLATES: Mapping[str, Tuple[VariantInfo, ...]] = MappingProxyType(
+    {
+        # std::io::Error's Debug forms, which candle's transparent ``Io`` variant shows.
+        "Os": (VariantInfo("rust-lang/rust", "io::Error", "Os", "struct",
+                           (("code", False), ("kind", True), ("message", False)), "{message} (os error {code})", False),),
+        "Custom": (VariantInfo("rust-lang/rust", "io::Error", "Custom", "struct",
+                               (("kind", True), ("error", False)), "{error}", False),),
+        "Error": (VariantInfo("rust-lang/rust", "io::Error", "Error", "struct",
+                              (("kind", True), ("message", False)), "{message}", False),),
+    }
+)
+"""Display templates of std types whose Debug form reaches Python inside candle errors."""
+
+
+def with_std(templates: Templates) -> Templates:
+    """``templates`` plus the std fallbacks, used only when the dataset knows no variant."""
+
+    def lookup(name: str) -> Sequence[VariantInfo]:
+        return templates(name) or STD_TEMPLATES.get(name, ())
+
+    return lookup
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One clean message to match, with what its dressing revealed."""
+
+    text: str
+    message: str
+    error_type: Optional[str] = None
+    """``panic``/``exception``: the errorType a matching record should have (None: unknown)."""
+    site_kinds: FrozenSet[str] = frozenset()
+    """siteKinds the runtime wrapper implies (``unimplemented`` for ``not implemented: ``)."""
+    variant: Optional[str] = None
+    """The error-enum variant name when the text was a Debug form."""
+    captures: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    form: str = "display"
+    repo_hint: Optional[str] = None
+    weight: float = 1.0
+
+
+# --------------------------------------------------------------------------- dressing
+
+_RUST_PANIC_HEADER = re.compile(
+    r"^thread '[^'\n]*' panicked at (?:'(?P<old>.*?)', (?P<oldloc>[^\n]*?:\d+:\d+)\s*$|(?P<loc>[^\n]*?:\d+:\d+):\n)",
+    re.DOTALL | re.MULTILINE,
+)
+_BACKTRACE_START = re.compile(
+    r"\n(?:stack backtrace:\n|note: run with `RUST_BACKTRACE|note: Some details are omitted|\s*0: \S[^\n]*\n\s+(?:at |\d+: ))"
+)
+_CRATE_PATH = re.compile(r"/(?P<crate>(?:candle|burn)[\w-]*?)-(?P<version>\d+\.\d+\.\d+)/")
+_PANIC_PREFIXES = (
+    ("not yet implemented", "todo"),
+    ("not implemented", "unimplemented"),
+    ("internal error: entered unreachable code", "unreachable"),
+    ("assertion failed", "assert"),
+)
+_UNWRAP = re.compile(r"^called `Result::unwrap(?:_err)?\(\)` on an `(?:Err|Ok)` value: ", re.DOTALL)
+_ASSERT_NEW = re.compile(
+    r"^assertion `left (?P<op>==|!=) right` failed(?:: (?P<msg>.*?))?\n  left: (?P<left>[^\n]*)\n right: (?P<right>[^\n]*)$",
+    re.DOTALL,
+)
+_ASSERT_OLD = re.compile(
+    r"^assertion failed: `\(left (?P<op>==|!=) right\)`\n  left: `(?P<left>[^\n]*)`,\n right: `(?P<right>[^\n]*?)`(?:: (?P<msg>.*))?$",
+    re.DOTALL,
+)
+_TENSOR_CHECK = "=== Tensor Operation Error ==="
+_TC_OPERATION = re.compile(r"\n\s*Operation: '(?P<op>[^'\n]*)'")
+_TC_REASON = re.compile(r"\n\s{2,}\d+\. ")
+
+
+def strip_backtrace(text: str) -> str:
+    """Cut a Display-form backtrace (std Backtrace, panic ``stack backtrace:``, notes)."""
+    m = _BACKTRACE_START.search(text)
+    return text[: m.start()] if m else text
+
+
+def strip_panic_header(text: str) -> Tuple[str, Optional[str], bool]:
+    """(message, crate-path location or None, whether a Rust panic header was found)."""
+    m = _RUST_PANIC_HEADER.match(text)
+    if not m:
+        return text, None, False
+    if m.group("old") is not None:
+        return m.group("old") + text[m.end() :], m.group("oldloc"), True
+    return text[m.end() :], m.group("loc"), True
+
+
+def repo_of_location(location: Optional[str]) -> Optional[str]:
+    if not location:
+        return None
+    m = _CRATE_PATH.search(location.replace("\\", "/"))
+    if not m:
+        return None
+    return CANDLE if m.group("crate").startswith("candle") else BURN
+
+
+# --------------------------------------------------------------------------- templates
+
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*|\d+)?(?::(?P<spec>[^{}]*))?\}")
+
+
+def render_display(template: str, values: Mapping[str, Value], templates: Templates, depth: int = 0) -> Optional[str]:
+    """Rebuild a thiserror/Display message from ``template`` and the Debug field values.
+
+    ``{f}`` takes the value's Display (a string unquoted, a nested variant rebuilt in turn),
+    ``{f:?}`` keeps its Debug text.  None when a placeholder names an unknown field.
+    """
+    out: List[str] = []
+    pos = 0
+    positional = 0
+    for m in _PLACEHOLDER.finditer(template):
+        out.append(template[pos : m.start()])
+        pos = m.end()
+        tok = m.group()
+        if tok == "{{":
+            out.append("{")
+            continue
+        if tok == "}}":
+            out.append("}")
+            continue
+        name = m.group("name")
+        if name is None:
+            name = str(positional)
+            positional += 1
+        value = values.get(name)
+        if value is None:
+            return None
+        spec = m.group("spec") or ""
+        out.append(value.raw if "?" in spec else display_of(value, templates, depth + 1))
+    out.append(template[pos:])
+    return "".join(out)
+
+
+def _compatible(info: VariantInfo, value: Value) -> bool:
+    shape = value.shape if value.kind == "variant" else "unit"
+    if info.shape != shape:
+        return False
+    if not info.fields:
+        return True
+    names = {name for name, _ in info.fields}
+    if shape == "struct":
+        return {k for k, _ in value.fields} <= names
+    if shape == "tuple":
+        return len(value.items) == len(info.fields)
+    return True
+
+
+def renderings(value: Value, templates: Templates, depth: int = 0) -> List[Tuple[str, VariantInfo]]:
+    """Distinct Display texts of a variant value, one per compatible known template."""
+    if depth > MAX_VARIANT_DEPTH:
+        return []
+    name = value.name if value.kind == "variant" else value.text
+    out: List[Tuple[str, VariantInfo]] = []
+    seen = set()
+    for info in templates(name):
+        if not _compatible(info, value):
+            continue
+        text: Optional[str] = None
+        values = value.named_values()
+        if info.transparent and len(values) == 1:
+            text = display_of(next(iter(values.values())), templates, depth + 1)
+        elif info.display is not None:
+            text = render_display(info.display, values, templates, depth)
+        if text is not None and text not in seen:
+            seen.add(text)
+            out.append((text, info))
+        if len(out) >= MAX_RENDERINGS:
+            break
+    return out
+
+
+def display_of(value: Value, templates: Templates, depth: int = 0) -> str:
+    """What ``{value}`` prints: strings unquoted, known variants rebuilt, the rest as Debug."""
+    if value.kind in ("str", "char", "atom"):
+        return value.text
+    if value.is_variant and depth <= MAX_VARIANT_DEPTH:
+        found = renderings(value, templates, depth)
+        if found:
+            return found[0][0]
+        if value.kind == "variant" and value.shape == "tuple" and len(value.items) == 1:
+            if value.items[0].kind == "str":
+                return value.items[0].text  # Msg("..")-like wrappers print their payload
+    return value.raw
+
+
+# --------------------------------------------------------------------------- Debug forms
+
+_WRAPPERS_WITH_INNER = ("WithBacktrace", "WithPath", "Context")
+
+
+def parse_debug(text: str) -> Optional[Value]:
+    """The Debug value ``text`` consists of, reading only ``inner`` of a ``WithBacktrace``."""
+    stripped = text.strip()
+    if stripped.startswith("WithBacktrace"):
+        fields = rustdebug.parse_struct_head(stripped, "WithBacktrace")
+        if fields and "inner" in fields:
+            return Value("variant", stripped, name="WithBacktrace", shape="struct", fields=tuple(fields.items()))
+    if not stripped or not (stripped[0].isalpha() or stripped[0] in '"{[('):
+        return None
+    return rustdebug.parse(stripped)
+
+
+def debug_candidates(
+    value: Value,
+    templates: Templates,
+    *,
+    error_type: Optional[str],
+    captures: Optional[Dict[str, str]] = None,
+    depth: int = 0,
+    weight: float = 1.0,
+) -> List[Candidate]:
+    """Candidates for a Debug value: peel wrappers, unquote strings, rebuild variants."""
+    caps = dict(captures or {})
+    if depth > MAX_VARIANT_DEPTH:
+        return []
+    if value.kind == "str":
+        return [_candidate(value.text, error_type=error_type, form="msg", captures=caps, weight=weight)]
+    if not value.is_variant:
+        return []
+    name = value.name if value.kind == "variant" else value.text
+    out: List[Candidate] = []
+    if value.kind == "variant" and value.shape == "struct" and name in _WRAPPERS_WITH_INNER:
+        inner = value.field("inner")
+        if inner is not None:
+            path = value.field("path")
+            if path is not None:
+                caps["path"] = display_of(path, templates)
+            context = value.field("context")
+            out.extend(debug_candidates(inner, templates, error_type=error_type, captures=caps, depth=depth + 1, weight=weight))
+            if context is not None and context.kind == "str":
+                out.append(_candidate(context.text, error_type=error_type, form="context", captures=caps, weight=weight * 0.9))
+            return out
+    if name == "WrappedContext" and value.kind == "variant":
+        wrapped, context = value.field("wrapped"), value.field("context")
+        if wrapped is not None:
+            out.extend(debug_candidates(wrapped, templates, error_type=error_type, captures=caps, depth=depth + 1, weight=weight))
+        if context is not None and context.kind == "str":
+            out.append(_candidate(context.text, error_type=error_type, form="context", captures=caps, weight=weight * 0.9))
+        return out
+    if name == "Msg" and value.kind == "variant" and len(value.items) == 1 and value.items[0].kind == "str":
+        return [_candidate(value.items[0].text, error_type=error_type, form="msg", captures=caps, weight=weight)]
+
+    fields = {("f" + k if k.isdigit() else k): display_of(v, templates) for k, v in value.named_values().items()}
+    fields.update(caps)
+    found = renderings(value, templates)
+    for text, info in found:
+        out.append(
+            _candidate(text, error_type=error_type, form="debug", variant=name, captures=fields, weight=weight, repo_hint=info.repo or None)
+        )
+    if not found:
+        out.append(_candidate(value.raw, message=value.raw, error_type=error_type, form="debug", variant=name, captures=fields, weight=weight))
+    for child in value.named_values().values():  # nested errors: SafeTensor(InvalidOffset("w"))
+        if child.is_variant:
+            out.extend(debug_candidates(child, templates, error_type=error_type, depth=depth + 1, weight=weight * 0.95))
+    return out
+
+
+def _candidate(
+    text: str,
+    *,
+    message: Optional[str] = None,
+    error_type: Optional[str] = None,
+    site_kinds: FrozenSet[str] = frozenset(),
+    variant: Optional[str] = None,
+    captures: Optional[Mapping[str, str]] = None,
+    form: str = "display",
+    repo_hint: Optional[str] = None,
+    weight: float = 1.0,
+) -> Candidate:
+    text = text.strip()[:MAX_CANDIDATE]
+    return Candidate(
+        text=text,
+        message=(message if message is not None else text).strip()[:MAX_CANDIDATE],
+        error_type=error_type,
+        site_kinds=site_kinds,
+        variant=variant,
+        captures=MappingProxyType(dict(captures)) if captures else _EMPTY,
+        form=form,
+        repo_hint=repo_hint,
+        weight=weight,
+    )
+
+
+# --------------------------------------------------------------------------- panics
+
+
+def tensor_check_candidates(text: str, *, weight: float = 1.0) -> List[Candidate]:
+    """One candidate per numbered reason of a burn ``Tensor Operation Error`` report."""
+    start = text.find(_TENSOR_CHECK)
+    body = text[start:]
+    m = _TC_OPERATION.search(body)
+    op = m.group("op") if m else ""
+    reason_at = body.find("Reason:")
+    reasons_text = body[reason_at + len("Reason:") :] if reason_at >= 0 else ""
+    parts = _TC_REASON.split(reasons_text)
+    out = []
+    for part in parts[1:]:
+        reason = part.strip()
+        if not reason:
+            continue
+        message = f"{op}: {reason}" if op else reason
+        out.append(
+            _candidate(
+                reason,
+                message=message,
+                error_type="panic",
+                site_kinds=frozenset({"tensor_check"}),
+                captures={"op": op} if op else None,
+                form="tensor_check",
+                repo_hint=BURN,
+                weight=weight,
+            )
+        )
+    return out
+
+
+def _expect_split(text: str, templates: Templates, error_type: Optional[str], weight: float) -> List[Candidate]:
+    """``Result::expect(msg)`` prints ``msg: <Debug of the error>``: find that split."""
+    pos = 0
+    for _ in range(8):
+        pos = text.find(": ", pos)
+        if pos < 0:
+            return []
+        tail = text[pos + 2 :]
+        value = parse_debug(tail)
+        if value is not None and (value.kind == "variant" or value.kind == "str" or value.is_variant):
+            head = text[:pos]
+            out = [_candidate(head, error_type="panic", site_kinds=frozenset({"expect"}), form="expect", weight=weight)]
+            out.extend(debug_candidates(value, templates, error_type="exception", weight=weight * 0.95))
+            return out
+        pos += 2
+    return []
+
+
+def candidates(
+    text: str,
+    *,
+    exc_type: str = "",
+    templates: Templates = _no_templates,
+    weight: float = 1.0,
+) -> List[Candidate]:
+    """Every clean message hidden in ``text`` (one exception's message)."""
+    text = text[:MAX_INPUT]
+    templates = with_std(templates)
+    is_panic = exc_type.endswith("PanicException")
+    text, location, had_header = strip_panic_header(text.strip("\n"))
+    if had_header:
+        is_panic = True
+    text = strip_backtrace(text).strip()
+    if not text:
+        return []
+    error_type: Optional[str] = "panic" if is_panic else ("exception" if exc_type else None)
+    hint = repo_of_location(location)
+
+    if _TENSOR_CHECK in text[:200]:
+        return tensor_check_candidates(text, weight=weight)
+
+    m = _UNWRAP.match(text)
+    if m:
+        value = parse_debug(text[m.end() :])
+        if value is not None:
+            found = debug_candidates(value, templates, error_type="exception", weight=weight)
+            if found:
+                return [_with_hint(c, hint) for c in found]
+
+    if not is_panic:
+        value = parse_debug(text)
+        if value is not None and (value.is_variant or value.kind == "str"):
+            found = debug_candidates(value, templates, error_type=error_type or "exception", weight=weight)
+            if found:
+                return found
+
+    if is_panic or error_type is None:
+        special = _panic_candidates(text, templates, error_type, weight)
+        if special:
+            return [_with_hint(c, hint) for c in special]
+    return [_candidate(text, error_type=error_type, repo_hint=hint, weight=weight)]
+
+
+def _with_hint(c: Candidate, hint: Optional[str]) -> Candidate:
+    if hint is None or c.repo_hint is not None:
+        return c
+    return Candidate(c.text, c.message, c.error_type, c.site_kinds, c.variant, c.captures, c.form, hint, c.weight)
+
+
+def _panic_candidates(text: str, templates: Templates, error_type: Optional[str], weight: float) -> List[Candidate]:
+    for rx in (_ASSERT_NEW, _ASSERT_OLD):
+        m = rx.match(text)
+        if m:
+            caps = {"left": m.group("left"), "right": m.group("right")}
+            msg = (m.group("msg") or "").strip()
+            return [
+                _candidate(
+                    msg or text,
+                    message=msg or text,
+                    error_type="panic",
+                    site_kinds=frozenset({"assert_eq"}),
+                    captures=caps,
+                    form="assert_eq",
+                    weight=weight,
+                )
+            ]
+    for prefix, kind in _PANIC_PREFIXES:
+        if text.startswith(prefix):
+            rest = text[len(prefix) :]
+            if rest.startswith(": ") and rest[2:].strip():
+                return [_candidate(rest[2:], error_type="panic", site_kinds=frozenset({kind}), form="panic", weight=weight)]
+            if not rest.strip():
+                return [_candidate(text, error_type="panic", site_kinds=frozenset({kind}), form="panic", weight=weight)]
+    if text == "explicit panic":
+        return [_candidate(text, error_type="panic", site_kinds=frozenset({"panic"}), form="panic", weight=weight)]
+    if error_type == "panic" or error_type is None:
+        split = _expect_split(text, templates, error_type, weight)
+        if split:
+            return [_candidate(text, error_type=error_type, weight=weight)] + split
+    return []

@@ -1,0 +1,192 @@
+"""The score in [0, 1] of one (record, candidate) hit, and what it is made of.
+
+Ranking prefers, in this order of weight: a full match over a partial one; more literal
+text matched (a specific template over a generic one); an exception consistent with the
+record (a panic record for ``PanicException``, the Python class a binding raises); the
+repository the failing call came from (exception module, traceback frames, crate paths);
+and the record whose ``versions`` include the installed binding's release.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
+
+CANDLE = "huggingface/candle"
+BURN = "tracel-ai/burn"
+
+BINDINGS: Dict[str, Tuple[str, str]] = {"candle": ("candle-nn", CANDLE), "pyburn": ("pyburn", BURN)}
+"""Python package -> (distribution, repository it binds)."""
+
+BINDING_RELEASE: Dict[str, Dict[str, str]] = {"pyburn": {"0.1.7": "0.18.0"}}
+"""Binding version -> version of the bound repo, where they differ (pyburn 0.1.7 runs burn 0.18)."""
+
+PANIC_TYPES = ("PanicException",)
+RUST_EXCEPTION_TYPES = frozenset({"ValueError", "RuntimeError", "Exception", "TypeError", "PanicException", "OSError"})
+"""Builtin classes a binding turns a returned Rust error into (or a user re-raises it as)."""
+
+PANIC_SITE_KINDS = frozenset(
+    {"panic", "unimplemented", "todo", "unreachable", "assert", "assert_eq", "expect", "tensor_check"}
+)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Where the exception came from, gathered once per lookup."""
+
+    modules: FrozenSet[str] = frozenset()
+    """Binding packages seen in exception types and traceback frames (strong)."""
+    loaded: FrozenSet[str] = frozenset()
+    """Binding packages imported in this process (weak)."""
+    labels: Mapping[str, str] = None  # type: ignore[assignment]
+    """Repository -> release label of the installed binding (``0.4.2``, ``v0.18.0``)."""
+
+    def repos(self) -> FrozenSet[str]:
+        return frozenset(BINDINGS[m][1] for m in self.modules if m in BINDINGS)
+
+    def loaded_repos(self) -> FrozenSet[str]:
+        return frozenset(BINDINGS[m][1] for m in self.loaded if m in BINDINGS)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What ranking needs about one record matched against one candidate."""
+
+    kind: str
+    """``full`` (the pattern covers the message), ``partial`` or ``variant`` (name only)."""
+    coverage: float
+    literal_chars: int
+    repo: str
+    error_type: str
+    site_kind: Optional[str]
+    error_class: Optional[str]
+    versions: Tuple[str, ...]
+    pulled_in_by: Tuple[str, ...]
+    exc_type: str
+    cand_error_type: Optional[str]
+    cand_site_kinds: FrozenSet[str]
+    cand_repo: Optional[str]
+    variant_agrees: bool
+    depth: int
+    weight: float
+
+
+def loaded_bindings() -> FrozenSet[str]:
+    return frozenset(name for name in BINDINGS if name in sys.modules)
+
+
+def _version_key(label: str) -> Tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", label)[:4])
+
+
+def pick_label(installed: str, labels: Iterable[str]) -> Optional[str]:
+    """The newest release label not newer than the ``installed`` version (None if none is)."""
+    want = _version_key(installed)
+    best: Optional[str] = None
+    for label in labels:
+        key = _version_key(label)
+        if key and key <= want and (best is None or key > _version_key(best)):
+            best = label
+    return best
+
+
+def installed_labels(labels_of: "callable", version_of: "callable") -> Dict[str, str]:
+    """Repository -> label of the installed binding, e.g. candle-nn 0.4.2 -> ``0.4.2``."""
+    out: Dict[str, str] = {}
+    for package, (dist, repo) in BINDINGS.items():
+        version = version_of(dist)
+        if not version:
+            continue
+        version = BINDING_RELEASE.get(package, {}).get(version, version)
+        label = pick_label(version, labels_of(repo))
+        if label:
+            out[repo] = label
+    return out
+
+
+def _short(exc_type: str) -> str:
+    return exc_type.rsplit(".", 1)[-1]
+
+
+def _record_repos(hit: Hit) -> FrozenSet[str]:
+    return frozenset([hit.repo] + [p.split("@", 1)[0] for p in hit.pulled_in_by])
+
+
+def score(hit: Hit, evidence: Evidence) -> float:
+    """The hit's score in [0, 1]; 0.5 is the default threshold for showing a hint."""
+    if hit.kind == "full":
+        s = 0.70
+    elif hit.kind == "partial":
+        s = 0.40 + 0.25 * hit.coverage
+    else:
+        s = 0.45
+    s += 0.12 * min(hit.literal_chars, 60) / 60.0
+    if hit.variant_agrees:
+        s += 0.05
+
+    s += _type_term(hit)
+
+    if hit.cand_site_kinds and hit.site_kind:
+        if hit.site_kind in hit.cand_site_kinds:
+            s += 0.04
+        elif hit.site_kind in PANIC_SITE_KINDS and hit.site_kind != "panic":
+            s -= 0.05
+
+    s += _repo_term(hit, evidence)
+    s += _version_term(hit, evidence)
+    s -= 0.02 * min(hit.depth, 3)
+    s *= hit.weight
+    return max(0.0, min(1.0, s))
+
+
+def _type_term(hit: Hit) -> float:
+    """Agreement between the Python exception and the record's errorType / errorClass."""
+    term = 0.0
+    if hit.cand_error_type:
+        term += 0.04 if hit.cand_error_type == hit.error_type else -0.12
+    if not hit.exc_type:
+        return term
+    short = _short(hit.exc_type)
+    builtin = "." not in hit.exc_type
+    if hit.error_class:
+        wanted = _short(hit.error_class)
+        wanted = wanted[2:] if wanted.startswith("Py") and wanted[2:3].isupper() else wanted
+        return term + (0.05 if wanted == short else -0.25)
+    if hit.error_type == "panic":
+        return term + (0.03 if short in PANIC_TYPES else -0.05)
+    if builtin and short not in RUST_EXCEPTION_TYPES:
+        return term - 0.3  # KeyError, ZeroDivisionError...: never a Rust error in disguise
+    return term
+
+
+def _repo_term(hit: Hit, evidence: Evidence) -> float:
+    repos = _record_repos(hit)
+    strong = set(evidence.repos())
+    if hit.cand_repo:
+        strong.add(hit.cand_repo)
+    if strong:
+        return 0.06 if repos & strong else -0.15
+    loaded = evidence.loaded_repos()
+    if loaded:
+        return 0.02 if repos & loaded else -0.05
+    return 0.0
+
+
+def _version_term(hit: Hit, evidence: Evidence) -> float:
+    labels = evidence.labels or {}
+    if hit.repo in labels:
+        if not hit.versions:
+            return 0.0
+        return 0.04 if labels[hit.repo] in hit.versions else -0.03
+    for parent in hit.pulled_in_by:
+        repo, _, version = parent.partition("@")
+        if repo in labels:
+            return 0.04 if version == labels[repo] else 0.0
+    return 0.0
+
+
+def order(scored: Sequence[Tuple[float, str]]) -> Sequence[Tuple[float, str]]:
+    """Best first; equal scores by id so results are deterministic."""
+    return sorted(scored, key=lambda t: (-t[0], t[1]))

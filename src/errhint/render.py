@@ -1,0 +1,191 @@
+"""``Match`` → text: the brief/full hint, optional colour, and the PEP 678 notes.
+
+Record and family text may name captured values as ``{name}``; they are filled in here so a
+hint reads "cast the I64 tensor to F32 before matmul" rather than "cast the dtype".  Only
+names that are groups of the record's pattern or capture keys are placeholders (family
+prose may use any lower-case name, since families are written for many patterns); one
+with no value becomes a neutral phrase.  Code fields are filled only from real captures.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from errhint.match import Match
+
+NOTE_MARKER = "errhint:"
+"""First text of every note errhint attaches; extract.py skips notes that start with it."""
+
+VERBOSITIES = ("brief", "full")
+MAX_VALUE = 80
+MAX_LINE = 220
+
+_GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_PROSE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`'\"])")
+
+NEUTRAL = {
+    "dtype": "the tensor's dtype",
+    "op": "the operation",
+    "shape": "the tensor's shape",
+    "lhs": "the left-hand operand",
+    "rhs": "the right-hand operand",
+    "dim": "the dimension",
+    "dims": "the dimensions",
+    "device": "the device",
+    "expected": "the expected value",
+    "got": "the value received",
+    "index": "the index",
+    "size": "the size",
+    "path": "the file",
+    "name": "the name",
+    "rank": "the tensor rank",
+}
+
+_ANSI = {"bold": "\033[1m", "dim": "\033[2m", "cyan": "\033[36m", "yellow": "\033[33m", "reset": "\033[0m"}
+
+
+def pattern_groups(pattern: str) -> List[str]:
+    return _GROUP.findall(pattern or "")
+
+
+def neutral(name: str) -> str:
+    if name in NEUTRAL:
+        return NEUTRAL[name]
+    base = re.sub(r"_\d+$", "", name)
+    if re.fullmatch(r"(?:f|arg)\d+", base):
+        return "the value in the message"
+    return "the " + base.replace("_", " ")
+
+
+def _value(value: str) -> str:
+    value = " ".join(value.split())
+    return value if len(value) <= MAX_VALUE else value[: MAX_VALUE - 1] + "…"
+
+
+def fill(text: str, captures: Mapping[str, str], groups: Iterable[str], *, prose: bool = True) -> str:
+    """Replace ``{name}`` placeholders with captured values (or a neutral phrase)."""
+    if not text or "{" not in text:
+        return text or ""
+    known = set(groups) | set(captures)
+
+    def repl(m: "re.Match[str]") -> str:
+        name = m.group(1)
+        value = captures.get(name)
+        if value is not None and str(value).strip():
+            return _value(str(value))
+        if name in known or (prose and _PROSE_NAME.match(name)):
+            return neutral(name) if prose else m.group(0)
+        return m.group(0)
+
+    return _PLACEHOLDER.sub(repl, text)
+
+
+def _one_line(text: str, limit: int = MAX_LINE) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def first_sentence(text: str) -> str:
+    text = " ".join((text or "").split())
+    return _SENTENCE_END.split(text, 1)[0] if text else ""
+
+
+def _text(match: "Match", camel: str) -> str:
+    value = match.record.get(camel)
+    return value if isinstance(value, str) else ""
+
+
+def _list(value: Any) -> List[str]:
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if isinstance(v, str) and v.strip()]
+    return []
+
+
+def hint_parts(match: "Match") -> Dict[str, Any]:
+    """The filled pieces of a hint: headline, cause, fix, pointer and the full-text extras."""
+    rec = match.record
+    fam: Mapping[str, Any] = match.family or {}
+    caps = dict(match.captures)
+    groups = pattern_groups(rec.get("messagePattern") or "")
+
+    def f(text: str, prose: bool = True) -> str:
+        return fill(text, caps, groups, prose=prose)
+
+    cause_src = _text(match, "triggerScenarios") or str(fam.get("triggerScenarios") or "") or _text(match, "documentation")
+    solutions = [f(s) for s in _list(rec.get("solutions"))]
+    for s in _list(fam.get("solutions")):
+        filled = f(s)
+        if filled not in solutions:
+            solutions.append(filled)
+    documentation = f(_text(match, "documentation"))
+    fam_doc = f(str(fam.get("documentation") or ""))
+    tips = [f(t) for t in _list(rec.get("preventionTips"))]
+    for t in _list(fam.get("preventionTips")):
+        filled = f(t)
+        if filled not in tips:
+            tips.append(filled)
+    example = _text(match, "exampleFix") or str(fam.get("exampleFix") or "")
+    url = rec.get("githubUrl") or ""
+    return {
+        "headline": match.message,
+        "repo": rec.repo,
+        "cause": f(first_sentence(cause_src)),
+        "fix": solutions[0] if solutions else "",
+        "pointer": f"errhint show {rec.id}" + (f" · {url}" if url else ""),
+        "documentation": documentation,
+        "familyDocumentation": fam_doc if fam_doc and fam_doc != documentation else "",
+        "triggerScenarios": f(cause_src),
+        "commonSituations": f(_text(match, "commonSituations") or str(fam.get("commonSituations") or "")),
+        "solutions": solutions,
+        "exampleFix": fill(example, caps, groups, prose=False),
+        "preventionTips": tips,
+        "familyTitle": str(fam.get("title") or ""),
+    }
+
+
+def _paint(text: str, style: str, color: bool) -> str:
+    return f"{_ANSI[style]}{text}{_ANSI['reset']}" if color else text
+
+
+def render_match(match: "Match", verbosity: str = "brief", color: bool = False) -> str:
+    """Brief: at most 4 lines (headline, likely cause, first fix, pointer). Full: everything."""
+    if verbosity not in VERBOSITIES:
+        raise ValueError(f"verbosity must be one of {VERBOSITIES}, not {verbosity!r}")
+    p = hint_parts(match)
+    head = _one_line(p["headline"], 160)
+    lines = [_paint(f"{head} ({p['repo']})", "bold", color)]
+    label = lambda name: _paint(name, "cyan", color)  # noqa: E731
+    if verbosity == "brief":
+        if p["cause"]:
+            lines.append(f"  {label('likely cause:')} {_one_line(p['cause'])}")
+        if p["fix"]:
+            lines.append(f"  {label('fix:')} {_one_line(p['fix'])}")
+        lines.append("  " + _paint(p["pointer"], "dim", color))
+        return "\n".join(lines)
+
+    if p["familyTitle"]:
+        lines.append(f"  {label('family:')} {p['familyTitle']}")
+    for name, key in (("what happened:", "documentation"), ("background:", "familyDocumentation"),
+                      ("likely cause:", "triggerScenarios"), ("common situations:", "commonSituations")):
+        if p[key]:
+            lines.append(f"  {label(name)} {' '.join(p[key].split())}")
+    if p["solutions"]:
+        lines.append(f"  {label('solutions:')}")
+        lines.extend(f"    {i}. {' '.join(s.split())}" for i, s in enumerate(p["solutions"], 1))
+    if p["exampleFix"]:
+        lines.append(f"  {label('example fix:')}")
+        lines.extend("    " + ln for ln in p["exampleFix"].rstrip().splitlines())
+    if p["preventionTips"]:
+        lines.append(f"  {label('prevention:')}")
+        lines.extend(f"    - {' '.join(t.split())}" for t in p["preventionTips"])
+    lines.append("  " + _paint(p["pointer"], "dim", color))
+    return "\n".join(lines)
+
+
+def render_notes(matches: Sequence["Match"], verbosity: str = "brief") -> List[str]:
+    """One PEP 678 note per match; each starts with ``NOTE_MARKER`` on its first line."""
+    return [f"{NOTE_MARKER} {render_match(m, verbosity, color=False)}" for m in matches]

@@ -1,0 +1,193 @@
+"""``RecordView``: a light read-only record with the schema's snake_case attributes.
+
+Lookup must not import pydantic nor parse every record, so a match carries this view
+instead of a ``schema.Record``: the few fields the index holds are known at once, the rest
+are read from the record's JSONL line the first time one is asked for.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import threading
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Tuple
+
+# camelCase schema field -> default when absent (schema.Record, schemaVersion 2)
+FIELDS: Dict[str, Any] = {
+    "id": None,
+    "repo": None,
+    "slug": None,
+    "errorCode": None,
+    "errorMessage": None,
+    "messagePattern": None,
+    "errorType": None,
+    "errorClass": None,
+    "httpStatus": None,
+    "severity": "error",
+    "filePath": None,
+    "lineNumber": None,
+    "sourceCode": None,
+    "sourceCodeStart": None,
+    "sourceCodeEnd": None,
+    "githubUrl": None,
+    "documentation": None,
+    "triggerScenarios": None,
+    "commonSituations": None,
+    "solutions": (),
+    "exampleFix": None,
+    "handlingStrategy": None,
+    "validationCode": None,
+    "typeGuard": None,
+    "tryCatchPattern": None,
+    "preventionTips": (),
+    "tags": (),
+    "backgroundTag": None,
+    "analyzedSha": None,
+    "analyzedAt": None,
+    "contentChangedAt": None,
+    "schemaVersion": None,
+    "crate": None,
+    "siteKind": None,
+    "versions": None,
+    "variant": None,
+    "pulledInBy": None,
+}
+
+_CAMEL_PART = re.compile(r"_([a-z0-9])")
+_SNAKE_PART = re.compile(r"(?<!^)([A-Z])")
+
+
+def to_camel(name: str) -> str:
+    return _CAMEL_PART.sub(lambda m: m.group(1).upper(), name)
+
+
+def to_snake(name: str) -> str:
+    return _SNAKE_PART.sub(r"_\1", name).lower()
+
+
+def _frozen(value: Any) -> Any:
+    """Lists become tuples and objects become read-only views, so nothing can be mutated."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, Mapping):
+        return _Nested(value)
+    return value
+
+
+class _Nested:
+    """Read-only attribute view of a nested object (``record.variant.fields[0].debug``)."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "_data", data)
+
+    def __getattr__(self, name: str) -> Any:
+        data = object.__getattribute__(self, "_data")
+        for key in (to_camel(name), name):
+            if key in data:
+                return _frozen(data[key])
+        raise AttributeError(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("read-only")
+
+    def __getitem__(self, key: str) -> Any:
+        return _frozen(self._data[key])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Nested):
+            return dict(self._data) == dict(other._data)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(repr(sorted(self._data)))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict(self._data)!r})"
+
+    def to_dict(self) -> Dict[str, Any]:
+        return copy.deepcopy(dict(self._data))
+
+
+class RecordView:
+    """A record read on demand; attributes are the schema's snake_case field names.
+
+    ``known`` holds the camelCase fields available without reading (from the index row);
+    ``load`` returns the whole camelCase record dict and is called at most once.
+    """
+
+    __slots__ = ("_known", "_load", "_full", "_lock")
+
+    def __init__(self, known: Mapping[str, Any], load: Callable[[], Mapping[str, Any]]) -> None:
+        object.__setattr__(self, "_known", dict(known))
+        object.__setattr__(self, "_load", load)
+        object.__setattr__(self, "_full", None)
+        object.__setattr__(self, "_lock", threading.Lock())
+
+    @classmethod
+    def from_dict(cls, record: Mapping[str, Any]) -> "RecordView":
+        view = cls({}, lambda: record)
+        object.__setattr__(view, "_full", record)
+        return view
+
+    def _data(self) -> Mapping[str, Any]:
+        full = self._full
+        if full is None:
+            with self._lock:
+                if self._full is None:
+                    object.__setattr__(self, "_full", self._load())
+                full = self._full
+        return full
+
+    def get(self, camel: str, default: Any = None) -> Any:
+        """A field by its camelCase name (the JSON name), frozen."""
+        if camel in self._known:
+            return _frozen(self._known[camel])
+        data = self._data()
+        if camel in data:
+            return _frozen(data[camel])
+        return FIELDS.get(camel, default) if camel in FIELDS else default
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        camel = to_camel(name)
+        if camel in FIELDS or camel in self._known:
+            return self.get(camel)
+        data = self._data()
+        if camel in data:  # unknown extra fields stay reachable
+            return _frozen(data[camel])
+        raise AttributeError(f"record has no field {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("RecordView is read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("RecordView is read-only")
+
+    def __dir__(self) -> Iterator[str]:
+        return iter(sorted({to_snake(k) for k in FIELDS} | {to_snake(k) for k in self._data()}))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RecordView):
+            return self.id == other.id and self.to_dict() == other.to_dict()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    def __repr__(self) -> str:
+        return f"RecordView(id={self.id!r}, repo={self.repo!r}, slug={self.get('slug')!r})"
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The record as camelCase JSON-able dict (a copy)."""
+        return copy.deepcopy(dict(self._data()))
+
+    def field_names(self) -> Tuple[str, ...]:
+        return tuple(to_snake(k) for k in FIELDS)
+
+
+def optional_text(view: RecordView, camel: str) -> Optional[str]:
+    value = view.get(camel)
+    return value if isinstance(value, str) and value.strip() else None
