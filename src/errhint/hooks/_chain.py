@@ -46,6 +46,8 @@ class Chained:
             try:
                 if _enabled():
                     state = contained(self.name, self.before, *args, **kwargs)
+            except Exception:  # only under ERRHINT_DEBUG=1: let the interpreter show it
+                raise
             except BaseException:  # e.g. Ctrl-C while hinting: still show the original
                 state = None
         result = self.previous(*args, **kwargs)
