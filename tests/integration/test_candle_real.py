@@ -46,3 +46,27 @@ def test_covers_at_least_40_distinct_candle_sites() -> None:
     assert len(templates) >= 40, len(templates)
     assert len(sites) >= len(templates)
     assert len({c.id for c in CASES}) == len(CASES)
+
+
+def test_rust_reads_rust_backtrace_once_per_process(tmp_path) -> None:
+    """Why each value needs its own interpreter: changing os.environ after the first error is ignored."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, candle\n"
+        "def text():\n"
+        "    try:\n"
+        "        candle.ones((2, 3), dtype=candle.i64).matmul(candle.ones((3, 2), dtype=candle.i64))\n"
+        "    except ValueError as e:\n"
+        "        return str(e)\n"
+        "first = text().startswith('WithBacktrace')\n"
+        "os.environ['RUST_BACKTRACE'] = '0' if first else '1'\n"
+        "print(first, text().startswith('WithBacktrace'))\n"
+    )
+    for start, expected in (("0", "False False"), ("1", "True True")):
+        proc = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+            env={"RUST_BACKTRACE": start, "PATH": "/usr/bin:/bin"}, cwd=str(tmp_path),
+        )
+        assert proc.stdout.strip() == expected, proc.stderr[-2000:]
