@@ -33,8 +33,11 @@ def test_traceback_takes_the_exception_line_and_its_indented_continuation() -> N
     assert len(tb) == 1
     assert tb[0].line == 2
     assert tb[0].end == 2 + 3 + 5  # header, 3 frame lines, 5 report lines
-    assert tb[0].exc_type == "pyo3_runtime.PanicException"
+    assert tb[0].error_type == "pyo3_runtime.PanicException"
+    assert tb[0].exc_type is None  # the engine reads the type (and the frames) from the text
+    assert tb[0].text.startswith("Traceback (most recent call last):")
     assert "2. The provided tensors" in tb[0].text
+    assert tb[0].message == BURN_REPORT.rstrip("\n")
     assert [b.text for b in got if b.kind == "line"] == ["INFO start", "INFO next epoch"]
 
 
@@ -105,8 +108,9 @@ def test_pytest_e_lines_lose_their_prefix() -> None:
     )
     got = [b for b in blocks(log) if b.kind == "pytest"]
     assert len(got) == 1
-    assert got[0].exc_type == "pyo3_runtime.PanicException"
+    assert got[0].error_type == "pyo3_runtime.PanicException"
     assert got[0].text.splitlines()[1] == "  Operation: 'Add'"
+    assert got[0].message.startswith("=== Tensor Operation Error ===")
 
 
 def test_errhint_notes_and_chain_separators_are_skipped() -> None:

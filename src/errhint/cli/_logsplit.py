@@ -22,7 +22,7 @@ separators and Rust's ``note: run with RUST_BACKTRACE`` lines are skipped.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator, List, Optional, Sequence, Tuple
 
 MAX_BLOCK_LINES = 500
@@ -49,20 +49,30 @@ _NOTE_MARKER = "errhint:"
 
 @dataclass(frozen=True)
 class Block:
-    """One candidate error: where it is (1-based, inclusive lines) and the text to explain."""
+    """One candidate error: where it is (1-based, inclusive lines) and the text to explain.
+
+    ``text`` and ``exc_type`` are what ``engine.explain`` gets: a whole traceback (frames
+    tell the engine which binding raised) or pytest report with the type inside the text
+    and ``exc_type`` None, or a bare message with its type alongside. ``error_type`` and
+    ``message`` describe the error for listings and for folding duplicates.
+    """
 
     line: int
     end: int
     kind: str
     text: str
     exc_type: Optional[str] = None
+    error_type: Optional[str] = None
+    message: Optional[str] = None
 
     @property
     def excerpt(self) -> str:
-        """The first non-blank line of the text, bounded, for listings."""
-        first = next((ln.strip() for ln in self.text.splitlines() if ln.strip()), "")
-        if self.exc_type and not first.startswith(self.exc_type):
-            first = f"{self.exc_type}: {first}"
+        """The first non-blank line of the message, with its type, bounded, for listings."""
+        body = self.text if self.message is None else self.message
+        first = next((ln.strip() for ln in body.splitlines() if ln.strip()), "")
+        kind = self.error_type or self.exc_type
+        if kind and not first.startswith(kind):
+            first = f"{kind}: {first}"
         return first if len(first) <= 160 else first[:157] + "..."
 
 
@@ -114,8 +124,9 @@ def _traceback(lines: Sequence[str], i: int) -> Found:
     if not em or _is_block_start(lines[j]):
         return (None, j)
     end = _message_end(lines, j, indent)
-    text = "\n".join(ln[indent:] if _width_of(ln) >= indent else ln for ln in lines[j : end + 1])
-    return Block(i, end, "traceback", text[:MAX_TEXT], em.group("type")), end + 1
+    text = "\n".join(ln[indent:] if _width_of(ln) >= indent else ln for ln in lines[i : end + 1])
+    message = "\n".join([em.group("msg") or ""] + [ln for ln in lines[j + 1 : end + 1]])
+    return Block(i, end, "traceback", text[:MAX_TEXT], None, em.group("type"), message), end + 1
 
 
 def _pytest(lines: Sequence[str], i: int) -> Found:
@@ -131,10 +142,11 @@ def _pytest(lines: Sequence[str], i: int) -> Found:
         body.append(raw[strip:])
         j += 1
     em = _EXC_LINE.match(body[0]) if body else None
-    exc_type = None
+    text = "\n".join(body)[:MAX_TEXT]
     if em and em.group("msg") is not None and _looks_like_exception(em.group("type")):
-        exc_type = em.group("type")
-    return Block(i, j - 1, "pytest", "\n".join(body)[:MAX_TEXT], exc_type), j
+        message = "\n".join([em.group("msg")] + body[1:])
+        return Block(i, j - 1, "pytest", text, None, em.group("type"), message), j
+    return Block(i, j - 1, "pytest", text), j
 
 
 def _panic(lines: Sequence[str], i: int) -> Found:
@@ -289,4 +301,4 @@ def _width_of(line: str) -> int:
 
 
 def _shifted(block: Block, first_line: int) -> Block:
-    return Block(block.line + first_line, block.end + first_line, block.kind, block.text, block.exc_type)
+    return replace(block, line=block.line + first_line, end=block.end + first_line)

@@ -54,7 +54,7 @@ class Finding:
             "line": b.line,
             "endLine": b.end,
             "kind": b.kind,
-            "excType": b.exc_type,
+            "excType": b.error_type or b.exc_type,
             "excerpt": b.excerpt,
             "matches": [m.to_dict() for m in self.matches],
         }
@@ -101,11 +101,9 @@ def scan_lines(name: str, lines: Sequence[str], kwargs: Dict[str, Any]) -> Itera
 
 def _same_panic(panic: _logsplit.Block, block: _logsplit.Block) -> bool:
     """The traceback that pyo3 raises for a panic repeats the panic message printed just before."""
-    if panic.kind != "panic" or not (block.exc_type or "").endswith("PanicException"):
+    if panic.kind != "panic" or not (block.error_type or block.exc_type or "").endswith("PanicException"):
         return False
-    text = block.text
-    if text.startswith(block.exc_type or ""):
-        text = text[len(block.exc_type or "") :].lstrip(":")
+    text = block.text if block.message is None else block.message
     return " ".join(text.split()) == " ".join(panic.text.split())
 
 
