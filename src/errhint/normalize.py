@@ -88,7 +88,7 @@ _RUST_PANIC_HEADER = re.compile(
 _BACKTRACE_START = re.compile(
     r"\n(?:stack backtrace:\n|note: run with `RUST_BACKTRACE|note: Some details are omitted|\s*0: \S[^\n]*\n\s+(?:at |\d+: ))"
 )
-_CRATE_PATH = re.compile(r"/(?P<crate>(?:candle|burn)[\w-]*?)-(?P<version>\d+\.\d+\.\d+)/")
+_CRATE_PATH = re.compile(r"(?:^|/)(?P<crate>(?:candle|burn)[\w-]*?)-(?P<version>\d+\.\d+\.\d+)/")
 _PANIC_PREFIXES = (
     ("not yet implemented", "todo"),
     ("not implemented", "unimplemented"),

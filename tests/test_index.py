@@ -1,0 +1,220 @@
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any, Dict, List
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine_support import fixture_records, record
+from errhint import index
+from errhint.index import (
+    LoadedIndex,
+    bounded_words,
+    build_index,
+    choose_keys,
+    edge_keys,
+    required_literals,
+    text_tokens,
+)
+
+
+@pytest.mark.parametrize(
+    "pattern, expected",
+    [
+        (r"metal col2im1d (.+?) not implemented", [" not implemented", "metal col2im1d "]),
+        (r"shape mismatch in (?P<op>.+?), lhs: (?P<lhs>.+?), rhs: (?P<rhs>[^\n]+)", ["shape mismatch in ", ", lhs: ", ", rhs: "]),
+        (r"a\.b\(c\)\n", ["a.b(c)\n"]),
+        (r"colou?r value", ["r value", "colo"]),  # the optional u splits the run
+        (r"ab*c", ["a", "c"]),
+        (r"ab+c", ["ab", "c"]),
+        (r"x{0,2}yz{2}w", ["yz", "w"]),
+        (r"one [abc] two", [" two", "one "]),
+        (r"left|right", []),
+        (r"(?i)case blind", []),
+        (r"(?x) verbose", []),
+        (r"(?s)dotall keeps literals", ["dotall keeps literals"]),
+        (r"Can't aggregate \((?P<D>.+?)\)", ["Can't aggregate (", ")"]),
+        (r"\d+ items", [" items"]),
+        (r"(?:opt tail)? fixed", [" fixed"]),
+    ],
+)
+def test_required_literals(pattern: str, expected: List[str]) -> None:
+    assert required_literals(pattern) == sorted(expected, key=lambda r: (-len(r), r))
+
+
+def test_required_literals_are_in_every_match() -> None:
+    for rec in fixture_records():
+        pattern = rec["messagePattern"]
+        lits = required_literals(pattern)
+        example = re.sub(r"\{[^{}]*\}", "VALUE", rec["errorMessage"])
+        m = re.search(pattern, example, re.DOTALL)
+        if m:
+            assert all(lit in example for lit in lits), (pattern, lits)
+
+
+def test_bounded_and_edge_words() -> None:
+    assert bounded_words("shape mismatch in ") == ["mismatch"]  # 'shape' touches the run start, 'in' is short
+    assert bounded_words(" for op ") == ["for"]
+    assert edge_keys("Overflow detected") == ["*Overflow", "detected*"]
+    assert edge_keys("Overflow") == []
+    assert edge_keys(" mid ") == []
+
+
+def test_keys_prefer_rare_words() -> None:
+    lits = [["shape mismatch in matmul now"], ["shape mismatch in cat now"], ["a shape mismatch in now"]]
+    keys = choose_keys(lits)
+    assert keys[0] == "matmul" and keys[1] == "cat"
+    assert keys[2] == "shape"  # bounded only here, so rarer than 'mismatch' (in all three)
+    assert choose_keys([["Overflow"]]) == [None]
+    assert choose_keys([["Overflow detected"]])[0] in ("*Overflow", "detected*")
+
+
+def test_build_index_format_and_determinism() -> None:
+    recs = fixture_records()
+    a = build_index(recs, files=["records/a.jsonl"], locations=[(0, i * 10, 10) for i in range(len(recs))], dataset_version="dv")
+    b = build_index(recs, files=["records/a.jsonl"], locations=[(0, i * 10, 10) for i in range(len(recs))], dataset_version="dv")
+    assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    assert a["format"] == 1 and a["datasetVersion"] == "dv" and "inline" not in a
+    row = a["records"][0]
+    assert row[index.ID] == recs[0]["id"] and row[index.PATTERN] == recs[0]["messagePattern"]
+    assert (row[index.FILE], row[index.OFFSET], row[index.LENGTH]) == (0, 0, 10)
+    assert a["versionSets"][row[index.VERSIONS]] == recs[0]["versions"]
+    # version lists are interned: far fewer sets than records
+    assert len(a["versionSets"]) < len(recs) / 2
+    names = [v[2] for v in a["variants"]]
+    assert names.count("UnsupportedDTypeForOp") == 1  # definition and construction share one entry
+    json.dumps(a)  # JSON-able
+
+
+def test_build_index_inline_and_location_checks() -> None:
+    recs = fixture_records()[:3]
+    inline = build_index(recs)
+    assert inline["inline"] == recs and inline["records"][2][index.FILE] == -1
+    assert inline["records"][2][index.OFFSET] == 2
+    with pytest.raises(ValueError):
+        build_index(recs, locations=[(0, 0, 1)])
+
+
+def _loaded(recs: List[Dict[str, Any]]) -> LoadedIndex:
+    return LoadedIndex(build_index(recs))
+
+
+def test_prefilter_selects_by_key_and_literals() -> None:
+    ix = _loaded(fixture_records())
+    text = "shape mismatch in matmul, lhs: [2, 3], rhs: [4, 2]"
+    rows = ix.prefiltered(text, text_tokens(text))
+    slugs = {ix.rows[i][index.PATTERN] for i in rows}
+    assert any(p.startswith("shape mismatch in") for p in slugs)
+    assert all("shape mismatch" in p for p in slugs)
+    assert ix.prefiltered("KeyError: 'x'", text_tokens("KeyError: 'x'")) == []
+
+
+def test_prefilter_edge_keys_and_scan_list() -> None:
+    recs = [
+        record("a/b", "Overflow detected", "Overflow detected"),
+        record("a/b", "Underflow", "Underflow"),
+    ]
+    ix = _loaded(recs)
+    assert ix.rows[0][index.KEY] in ("*Overflow", "detected*") and ix.scan == [1]
+    glued = "IntOverflow detectedX"
+    assert ix.prefiltered(glued, text_tokens(glued)) == [0]
+    assert ix.prefiltered("Underflow here", text_tokens("Underflow here")) == [1]
+
+
+def test_excluded_ids_are_not_indexed() -> None:
+    recs = fixture_records()
+    ix = LoadedIndex(build_index(recs), exclude_ids={recs[0]["id"]})
+    text = "unsupported dtype I64 for op conv"
+    assert 0 not in ix.prefiltered(text, text_tokens(text))
+
+
+def test_record_reader_gets_the_row_location() -> None:
+    recs = fixture_records()[:2]
+    data = build_index(recs, files=["records/x.jsonl"], locations=[(0, 0, 5), (0, 5, 7)])
+    calls = []
+
+    def reader(name: str, offset: int, length: int) -> Dict[str, Any]:
+        calls.append((name, offset, length))
+        return {"record": recs[1], "datasetVersion": "x"}
+
+    ix = LoadedIndex(data, reader=reader)
+    assert ix.record(1)["id"] == recs[1]["id"]
+    assert calls == [("records/x.jsonl", 5, 7)]
+    with pytest.raises(LookupError):
+        LoadedIndex(data).record(0)
+
+
+def test_unknown_format_is_refused() -> None:
+    with pytest.raises(ValueError):
+        LoadedIndex({"format": 99, "records": []})
+
+
+def test_variants_table_and_labels() -> None:
+    ix = _loaded(fixture_records())
+    infos = ix.variants("ShapeMismatchBinaryOp")
+    assert len(infos) == 1 and infos[0].fields[0] == ("lhs", True) and infos[0].shape == "struct"
+    assert ix.variants("Nope") == []
+    assert ix.labels("huggingface/candle") == sorted(["0.4.2", "0.6.0", "0.8.0", "0.9.1", "0.11.0"])
+
+
+def test_compile_is_cached_and_bad_patterns_are_none() -> None:
+    p = r"cached (?P<x>\w+) pattern"
+    assert index.compiled(p) is index.compiled(p)
+    assert index.compiled("(unclosed") is None
+    assert index.search("(unclosed", "text") is None
+
+
+def test_search_times_out_on_catastrophic_backtracking() -> None:
+    evil = r"(?:a+)+$"
+    text = "a" * 64 + "!"
+    start = time.perf_counter()
+    assert index.search(evil, text, timeout=0.02) is None
+    assert time.perf_counter() - start < 1.0
+
+
+# ---------------------------------------------------------------- property: no lost matches
+
+_WORDS = st.sampled_from(["shape", "mismatch", "dtype", "for", "op", "tensor", "rank", "dim", "a", "of", "Can't", "x1"])
+_SEPS = st.sampled_from([" ", ", ", ": ", " (", ") ", "'", " => ", "."])
+_VALUES = st.sampled_from(["I64", "[2, 3]", "matmul", "xx", "", "Foo(1)", "a b", "7"])
+
+
+@st.composite
+def _template(draw: Any) -> List[Any]:
+    parts: List[Any] = []
+    for _ in range(draw(st.integers(1, 6))):
+        if draw(st.booleans()):
+            parts.append(draw(_WORDS) + draw(_SEPS))
+        else:
+            parts.append(None)  # a placeholder
+    return parts
+
+
+def _pattern(parts: List[Any]) -> str:
+    out = []
+    groups = sum(1 for p in parts if p is None)
+    seen = 0
+    for p in parts:
+        if p is None:
+            seen += 1
+            out.append(f"(?P<g{seen}>[^\\n]+)" if seen == groups and p is parts[-1] else f"(?P<g{seen}>.+?)")
+        else:
+            out.append(re.escape(p))
+    return "".join(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_template(), min_size=1, max_size=6), st.data())
+def test_prefilter_never_drops_a_match(templates: List[List[Any]], data: Any) -> None:
+    recs = [record("t/t", f"t{i}", _pattern(parts), id=f"{i:016x}") for i, parts in enumerate(templates)]
+    ix = _loaded(recs)
+    for i, parts in enumerate(templates):
+        prefix = data.draw(st.sampled_from(["", "glued", "x ", "\n"]))
+        suffix = data.draw(st.sampled_from(["", "glued", " tail", "\n"]))
+        text = prefix + "".join(p if p is not None else (data.draw(_VALUES) or "v") for p in parts) + suffix
+        if re.search(recs[i]["messagePattern"], text, re.DOTALL):
+            assert i in ix.prefiltered(text, text_tokens(text)), (recs[i]["messagePattern"], text)
