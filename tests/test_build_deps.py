@@ -208,7 +208,7 @@ def test_committed_cuda_curation_names_the_checking_commands() -> None:
     assert "nvidia-smi" in text["CUDA_ERROR_OUT_OF_MEMORY"]
     assert "bf16" in text["CUDA_ERROR_NOT_FOUND"]
     for code, blob in text.items():
-        assert any(cmd in blob for cmd in ("nvidia-smi", "nvcc", "ldconfig", "CUDA_LAUNCH_BLOCKING", "compute-sanitizer", "systemctl", "cudnn", "contiguous", "RUST_BACKTRACE")), code
+        assert any(cmd in blob for cmd in ("nvidia-smi", "nvcc", "ldconfig", "CUDA_LAUNCH_BLOCKING", "compute-sanitizer", "systemctl", "cudnn", "contiguous", "RUST_BACKTRACE", "ulimit")), code
 
 
 # ------------------------------------------------------------------ dependency source list
