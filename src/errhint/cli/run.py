@@ -1,8 +1,9 @@
 """``errhint run [-m] TARGET [ARGS...]``: run a program with errhint installed.
 
-A thin front for ``errhint.hooks.runner`` (which owns running the script as ``__main__``,
-installing the hooks and exporting ``ERRHINT_INSTALL=1`` to children). The exit status is
-the program's own: 0, its ``SystemExit`` code, or 1 after an uncaught exception.
+A thin front for ``errhint.hooks.runner.run`` (which owns running the script as
+``__main__``, installing the hooks and exporting ``ERRHINT_INSTALL=1`` to children); this
+module only reports how the program ended. The exit status is the program's own: 0, its
+``SystemExit`` code, or 1 after an uncaught exception.
 
 With ``--json`` the traceback still goes to stderr as usual, and once the program has
 ended one JSON document describing how it ended is written to stdout (after anything
@@ -42,19 +43,18 @@ def run(args: argparse.Namespace, out: Output) -> int:
         from errhint import config
 
         config.configure(verbosity="full")
-    if not args.json:
-        argv: List[str] = (["-m"] if args.module else []) + [args.target] + list(args.args)
-        try:
-            return runner.main(argv)
-        except SystemExit as exc:
-            return exit_code(exc)
-    result = _run_for_json(runner, args)
-    out.emit_json(result)
+    result = run_program(runner, args, want_matches=args.json)
+    if args.json:
+        out.emit_json(result)
     return int(result["exitCode"])
 
 
-def _run_for_json(runner: Any, args: argparse.Namespace) -> Dict[str, Any]:
-    """Run the program; describe how it ended (exit code, exception, hints)."""
+def run_program(runner: Any, args: argparse.Namespace, *, want_matches: bool) -> Dict[str, Any]:
+    """Run the program through ``runner.run``; report how it ended (exit code, exception, hints).
+
+    An uncaught exception is printed by ``sys.excepthook`` (errhint's, so with its notes)
+    from the program's first frame on, as ``python script.py`` would print it.
+    """
     try:
         runner.run(args.target, list(args.args), module=args.module)
     except SystemExit as exc:
@@ -63,13 +63,19 @@ def _run_for_json(runner: Any, args: argparse.Namespace) -> Dict[str, Any]:
         raise
     except BaseException as exc:  # what the interpreter itself would report
         strip = getattr(runner, "_strip_own_frames", lambda tb: tb)
-        sys.excepthook(type(exc), exc, strip(exc.__traceback__))
-        from errhint import engine
+        own = exc.__traceback__
+        tb = strip(own.tb_next if own is not None else None)  # this function's frame, then the runner's
+        exc.with_traceback(tb)  # the default hook prints exc.__traceback__, not its argument
+        sys.stdout.flush()
+        sys.excepthook(type(exc), exc, tb)
+        matches: List[Any] = []
+        if want_matches:
+            from errhint import engine
 
-        try:
-            matches = list(engine.lookup(exc))
-        except Exception:  # hints are a bonus; never hide how the program ended
-            matches = []
+            try:
+                matches = list(engine.lookup(exc))
+            except Exception:  # hints are a bonus; never hide how the program ended
+                matches = []
         return {
             "exitCode": 1,
             "exception": {"type": _type_name(exc), "message": _safe_str(exc)},
