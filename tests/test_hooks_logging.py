@@ -83,6 +83,7 @@ def test_old_python_fills_exc_text(fake_engine: List[Any], factory_restored: Non
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """3.9/3.10 emulation: the hint is printed after the traceback through ``exc_text``."""
     monkeypatch.setattr(_notes, "NOTES_SHOWN", False)
+    monkeypatch.setattr(_notes, "traceback_shows_notes", lambda: False)
     logging_hook.install()
     exc = candle_error()
     record = logging.getLogRecordFactory()("app", logging.ERROR, "f", 1, "m", (), (type(exc), exc, exc.__traceback__))
@@ -105,6 +106,7 @@ def test_hint_filter(fake_engine: List[Any], capture: Any) -> None:
 @pytest.mark.parametrize("notes_shown", [True, False])
 def test_hint_formatter(fake_engine: List[Any], capture: Any, monkeypatch: pytest.MonkeyPatch, notes_shown: bool) -> None:
     monkeypatch.setattr(_notes, "NOTES_SHOWN", notes_shown)
+    monkeypatch.setattr(_notes, "traceback_shows_notes", lambda: notes_shown)
     capture.handlers[0].setFormatter(logging_hook.HintFormatter("%(message)s"))
     log_candle_error(capture)
     out = capture.stream.getvalue()

@@ -77,14 +77,60 @@ def test_old_python_path_sets_dunder_notes(fake_engine: List[Any], monkeypatch: 
     exc = candle_error()
     _notes.hint(exc)
     assert isinstance(exc.__notes__, list) and HINT_FIX in exc.__notes__[0]  # type: ignore[attr-defined]
-    assert _notes.self_print_notes(exc) == exc.__notes__  # type: ignore[attr-defined]
+    assert _notes.self_print_notes(exc, shown=False) == exc.__notes__  # type: ignore[attr-defined]
+    assert _notes.self_print_notes(exc, shown=True) == []
 
 
-def test_self_print_is_empty_where_notes_are_shown(fake_engine: List[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_self_print_covers_the_whole_chain(fake_engine: List[Any]) -> None:
+    inner = candle_error()
+    _notes.hint(inner)
+    try:
+        raise RuntimeError("outer") from inner
+    except RuntimeError as outer:
+        assert _notes.self_print_notes(outer, shown=False) == list(_notes.own_notes(inner))
+
+
+def test_default_unraisable_hook_never_shows_notes() -> None:
+    import sys
+
+    assert _notes.hook_shows_notes(sys.__unraisablehook__) is False
+
+
+def test_hooks_showing_notes_on_old_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import threading
+
+    monkeypatch.setattr(_notes, "NOTES_SHOWN", False)
+    assert _notes.hook_shows_notes(sys.__excepthook__) is False
+    assert _notes.hook_shows_notes(threading.__excepthook__) is False
+
+    def unknown(*a: Any) -> None: ...
+
+    assert _notes.hook_shows_notes(unknown) is False, "unknown printers: errhint prints the hints itself"
+    unknown.__module__ = "rich.traceback"
+    assert _notes.hook_shows_notes(unknown) is True
+    unknown.__module__ = "exceptiongroup._formatting"
+    monkeypatch.setattr(_notes, "traceback_shows_notes", lambda: False)
+    assert _notes.hook_shows_notes(unknown) is False
+
+
+def test_everything_shows_notes_on_new_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
     monkeypatch.setattr(_notes, "NOTES_SHOWN", True)
-    exc = candle_error()
-    _notes.hint(exc)
-    assert _notes.self_print_notes(exc) == []
+    assert _notes.hook_shows_notes(sys.__excepthook__) is True
+    assert _notes.traceback_shows_notes() is True
+
+
+def test_traceback_probe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe asks the traceback module itself (true on 3.11+)."""
+    import sys
+
+    if sys.version_info < (3, 11):
+        pytest.skip("on 3.9/3.10 the answer depends on whether exceptiongroup patched traceback")
+    monkeypatch.setattr(_notes, "NOTES_SHOWN", False)
+    monkeypatch.setattr(_notes, "_probe_cache", {})
+    assert _notes.traceback_shows_notes() is True
 
 
 def test_print_notes_colour_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,7 +17,8 @@ NOTE_MARKER = "errhint:"
 
 MARK_ATTR = "__errhint_seen__"
 NOTES_SHOWN = sys.version_info >= (3, 11)
-"""Whether the standard printers show ``__notes__``; if not, errhint prints hints itself."""
+"""Whether the standard printers show ``__notes__``; if not, errhint prints hints itself
+(see ``hook_shows_notes`` and ``traceback_shows_notes``)."""
 
 _MAX_CHAIN = 64
 
@@ -138,8 +139,48 @@ def print_notes(notes: List[str], stream: Optional[TextIO] = None) -> None:
     stream.flush()
 
 
-def self_print_notes(exc: Optional[BaseException]) -> List[str]:
-    """The hints a hook must print itself (Python < 3.11): every errhint note in the chain."""
-    if NOTES_SHOWN or not isinstance(exc, BaseException):
+_probe_cache: dict = {}
+
+
+def traceback_shows_notes() -> bool:
+    """Whether the ``traceback`` module prints ``__notes__`` (3.11+, or patched by the
+    ``exceptiongroup`` backport on 3.9/3.10); logging, pytest and ``print_exc`` use it."""
+    if NOTES_SHOWN:
+        return True
+    import traceback
+
+    key = (id(traceback.TracebackException), id(traceback.format_exception_only))
+    shown = _probe_cache.get(key)
+    if shown is None:
+        probe = ValueError("probe")
+        probe.__notes__ = ["errhint-probe-note"]  # type: ignore[attr-defined]
+        try:
+            shown = "errhint-probe-note" in "".join(traceback.format_exception_only(ValueError, probe))
+        except Exception:
+            shown = False
+        _probe_cache[key] = shown
+    return shown
+
+
+def hook_shows_notes(hook: Any) -> bool:
+    """Whether ``hook`` (the hook errhint chains to) prints ``__notes__`` itself."""
+    if hook is getattr(sys, "__unraisablehook__", None):
+        return False  # measured: the default unraisable hook ignores notes on 3.9-3.13
+    if NOTES_SHOWN:
+        return True
+    import threading
+
+    if hook is sys.__excepthook__ or hook is getattr(threading, "__excepthook__", None):
+        return False  # the C printers of 3.9/3.10
+    package = (getattr(hook, "__module__", None) or "").split(".")[0]
+    if package == "exceptiongroup":
+        return traceback_shows_notes()
+    return package in ("IPython", "rich")
+
+
+def self_print_notes(exc: Optional[BaseException], shown: bool) -> List[str]:
+    """The hints a hook must print itself: every errhint note in the chain, unless the
+    printer it hands the exception to (``shown``) prints notes."""
+    if shown or not isinstance(exc, BaseException):
         return []
     return chain_notes(exc)

@@ -18,9 +18,11 @@ slot = Slot(sys, "excepthook", "excepthook")
 
 
 def _before(etype: Type[BaseException], value: Optional[BaseException], tb: Optional[TracebackType]) -> List[str]:
-    if isinstance(value, BaseException):
-        _notes.hint(value)
-    return _notes.self_print_notes(value)
+    if not isinstance(value, BaseException):
+        return []
+    _notes.hint(value)
+    wrapper = slot.wrapper
+    return _notes.self_print_notes(value, _notes.hook_shows_notes(wrapper.previous if wrapper else None))
 
 
 def _after(notes: List[str], *_: object) -> None:

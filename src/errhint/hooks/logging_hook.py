@@ -43,7 +43,7 @@ def _hint_record(record: logging.LogRecord) -> None:
     if exc is None:
         return
     _notes.hint(exc)
-    notes = _notes.self_print_notes(exc)
+    notes = _notes.self_print_notes(exc, _notes.traceback_shows_notes())
     if notes and not record.exc_text:
         text = logging.Formatter().formatException(record.exc_info)  # type: ignore[arg-type]
         record.exc_text = text + "\n" + "\n".join(notes)
@@ -89,7 +89,7 @@ class HintFormatter(logging.Formatter):
             contained("logging", _notes.hint, exc)
         text = super().formatException(ei)
         if isinstance(exc, BaseException):
-            extra: List[str] = contained("logging", _notes.self_print_notes, exc) or []
+            extra: List[str] = contained("logging", _notes.self_print_notes, exc, _notes.traceback_shows_notes()) or []
             if extra:
                 text = text + "\n" + "\n".join(extra)
         return text

@@ -46,7 +46,7 @@ def _print_exc_before(limit: Any = None, file: Any = None, chain: bool = True) -
     if exc is None or isinstance(exc, (KeyboardInterrupt, SystemExit)):
         return []
     _notes.hint(exc)
-    return _notes.self_print_notes(exc)
+    return _notes.self_print_notes(exc, _notes.traceback_shows_notes())
 
 
 def _print_exc_after(notes: List[str], result: Any, limit: Any = None, file: Any = None, chain: bool = True) -> None:

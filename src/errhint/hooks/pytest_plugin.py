@@ -70,7 +70,7 @@ def _wanted(excinfo: Any) -> bool:
 def _hint(item: Any, call: Any) -> List[str]:
     exc = call.excinfo.value
     _notes.hint(exc)
-    return _notes.self_print_notes(exc)
+    return _notes.self_print_notes(exc, _notes.traceback_shows_notes())
 
 
 @pytest.hookimpl(hookwrapper=True)

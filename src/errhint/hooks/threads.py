@@ -21,7 +21,8 @@ def _before(args: Any) -> List[str]:
     value = getattr(args, "exc_value", None)
     if isinstance(value, BaseException) and not isinstance(value, SystemExit):
         _notes.hint(value)
-        return _notes.self_print_notes(value)
+        wrapper = slot.wrapper
+        return _notes.self_print_notes(value, _notes.hook_shows_notes(wrapper.previous if wrapper else None))
     return []
 
 

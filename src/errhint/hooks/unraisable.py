@@ -2,7 +2,8 @@
 
 The default unraisable hook does not print notes on any Python version measured
 (3.9-3.13), so when the hook errhint chains to is the default one, errhint prints the hints
-itself after it. A custom previous hook gets the notes on the exception and decides.
+itself after it. A custom previous hook gets the notes on the exception and decides
+(on 3.9/3.10 errhint prints them unless that hook is known to show notes).
 """
 
 from __future__ import annotations
@@ -15,19 +16,13 @@ from errhint.hooks._chain import Slot
 
 slot = Slot(sys, "unraisablehook", "unraisablehook")
 
-DEFAULT_SHOWS_NOTES = False
-"""Measured: ``sys.__unraisablehook__`` ignores ``__notes__`` on 3.9-3.13."""
-
-
 def _before(args: Any) -> List[str]:
     value = getattr(args, "exc_value", None)
     if not isinstance(value, BaseException):
         return []
     _notes.hint(value)
     wrapper = slot.wrapper
-    if wrapper is not None and wrapper.previous is sys.__unraisablehook__ and not DEFAULT_SHOWS_NOTES:
-        return _notes.chain_notes(value)
-    return _notes.self_print_notes(value)
+    return _notes.self_print_notes(value, _notes.hook_shows_notes(wrapper.previous if wrapper else None))
 
 
 def _after(notes: List[str], *_: object) -> None:
