@@ -12,16 +12,19 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
 CANDLE = "huggingface/candle"
 BURN = "tracel-ai/burn"
+WRAP_BURN = "KwachOjunga/wrap-burn"
 
-BINDINGS: Dict[str, Tuple[str, str]] = {"candle": ("candle-nn", CANDLE), "pyburn": ("pyburn", BURN)}
-"""Python package -> (distribution, repository it binds)."""
+BINDINGS: Dict[str, Tuple[str, Dict[str, Dict[str, str]]]] = {
+    "candle": ("candle-nn", {CANDLE: {}}),
+    "pyburn": ("pyburn", {BURN: {"0.1.7": "0.18.0"}, WRAP_BURN: {}}),
+}
+"""Python package -> (distribution, {repository it brings: {binding version: repo version}}).
 
-BINDING_RELEASE: Dict[str, Dict[str, str]] = {"pyburn": {"0.1.7": "0.18.0"}}
-"""Binding version -> version of the bound repo, where they differ (pyburn 0.1.7 runs burn 0.18)."""
+candle-pyo3 lives in the candle repo and shares its versions; pyburn 0.1.7 (wrap-burn) runs burn 0.18."""
 
 PANIC_TYPES = ("PanicException",)
 RUST_EXCEPTION_TYPES = frozenset({"ValueError", "RuntimeError", "Exception", "TypeError", "PanicException", "OSError"})
@@ -44,10 +47,14 @@ class Evidence:
     """Repository -> release label of the installed binding (``0.4.2``, ``v0.18.0``)."""
 
     def repos(self) -> FrozenSet[str]:
-        return frozenset(BINDINGS[m][1] for m in self.modules if m in BINDINGS)
+        return _repos_of(self.modules)
 
     def loaded_repos(self) -> FrozenSet[str]:
-        return frozenset(BINDINGS[m][1] for m in self.loaded if m in BINDINGS)
+        return _repos_of(self.loaded)
+
+
+def _repos_of(packages: Iterable[str]) -> FrozenSet[str]:
+    return frozenset(repo for p in packages if p in BINDINGS for repo in BINDINGS[p][1])
 
 
 @dataclass(frozen=True)
@@ -92,17 +99,17 @@ def pick_label(installed: str, labels: Iterable[str]) -> Optional[str]:
     return best
 
 
-def installed_labels(labels_of: "callable", version_of: "callable") -> Dict[str, str]:
+def installed_labels(labels_of: Callable[[str], Iterable[str]], version_of: Callable[[str], Optional[str]]) -> Dict[str, str]:
     """Repository -> label of the installed binding, e.g. candle-nn 0.4.2 -> ``0.4.2``."""
     out: Dict[str, str] = {}
-    for package, (dist, repo) in BINDINGS.items():
+    for dist, repos in BINDINGS.values():
         version = version_of(dist)
         if not version:
             continue
-        version = BINDING_RELEASE.get(package, {}).get(version, version)
-        label = pick_label(version, labels_of(repo))
-        if label:
-            out[repo] = label
+        for repo, mapping in repos.items():
+            label = pick_label(mapping.get(version, version), labels_of(repo))
+            if label:
+                out[repo] = label
     return out
 
 
@@ -185,8 +192,3 @@ def _version_term(hit: Hit, evidence: Evidence) -> float:
         if repo in labels:
             return 0.04 if version == labels[repo] else 0.0
     return 0.0
-
-
-def order(scored: Sequence[Tuple[float, str]]) -> Sequence[Tuple[float, str]]:
-    """Best first; equal scores by id so results are deterministic."""
-    return sorted(scored, key=lambda t: (-t[0], t[1]))

@@ -28,22 +28,25 @@ _PROSE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`'\"])")
 
 NEUTRAL = {
-    "dtype": "the tensor's dtype",
-    "op": "the operation",
-    "shape": "the tensor's shape",
-    "lhs": "the left-hand operand",
-    "rhs": "the right-hand operand",
-    "dim": "the dimension",
-    "dims": "the dimensions",
-    "device": "the device",
-    "expected": "the expected value",
-    "got": "the value received",
-    "index": "the index",
-    "size": "the size",
-    "path": "the file",
-    "name": "the name",
-    "rank": "the tensor rank",
+    "dtype": "dtype",
+    "op": "operation",
+    "shape": "tensor's shape",
+    "lhs": "left-hand operand",
+    "rhs": "right-hand operand",
+    "dim": "dimension",
+    "dims": "dimensions",
+    "device": "device",
+    "expected": "expected value",
+    "got": "value received",
+    "index": "index",
+    "size": "size",
+    "path": "file",
+    "name": "name",
+    "rank": "tensor rank",
 }
+"""Neutral phrases (without article) for placeholders that have no captured value."""
+
+_DETERMINERS = frozenset("the a an this that its your their each every any its".split())
 
 _ANSI = {"bold": "\033[1m", "dim": "\033[2m", "cyan": "\033[36m", "yellow": "\033[33m", "reset": "\033[0m"}
 
@@ -52,13 +55,16 @@ def pattern_groups(pattern: str) -> List[str]:
     return _GROUP.findall(pattern or "")
 
 
-def neutral(name: str) -> str:
-    if name in NEUTRAL:
-        return NEUTRAL[name]
+def neutral(name: str, previous_word: str = "") -> str:
+    """A phrase standing in for a missing value; "the" is added unless a determiner precedes."""
     base = re.sub(r"_\d+$", "", name)
-    if re.fullmatch(r"(?:f|arg)\d+", base):
-        return "the value in the message"
-    return "the " + base.replace("_", " ")
+    if name in NEUTRAL:
+        phrase = NEUTRAL[name]
+    elif re.fullmatch(r"(?:f|arg)\d+", base):
+        phrase = "value in the message"
+    else:
+        phrase = base.replace("_", " ")
+    return phrase if previous_word.lower() in _DETERMINERS else "the " + phrase
 
 
 def _value(value: str) -> str:
@@ -78,7 +84,10 @@ def fill(text: str, captures: Mapping[str, str], groups: Iterable[str], *, prose
         if value is not None and str(value).strip():
             return _value(str(value))
         if name in known or (prose and _PROSE_NAME.match(name)):
-            return neutral(name) if prose else m.group(0)
+            if not prose:
+                return m.group(0)
+            before = re.search(r"(\w+)\W*$", text[: m.start()])
+            return neutral(name, before.group(1) if before else "")
         return m.group(0)
 
     return _PLACEHOLDER.sub(repl, text)

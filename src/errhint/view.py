@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import re
 import threading
-from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, Mapping, Tuple
 
 # camelCase schema field -> default when absent (schema.Record, schemaVersion 2)
 FIELDS: Dict[str, Any] = {
@@ -187,7 +187,3 @@ class RecordView:
     def field_names(self) -> Tuple[str, ...]:
         return tuple(to_snake(k) for k in FIELDS)
 
-
-def optional_text(view: RecordView, camel: str) -> Optional[str]:
-    value = view.get(camel)
-    return value if isinstance(value, str) and value.strip() else None

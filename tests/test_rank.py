@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from errhint import rank
+from errhint.rank import BURN, CANDLE, Evidence, Hit, pick_label, score
+
+NONE = Evidence(labels={})
+
+
+def hit(**kw) -> Hit:  # type: ignore[no-untyped-def]
+    base = dict(
+        kind="full", coverage=1.0, literal_chars=30, repo=CANDLE, error_type="exception", site_kind="bail",
+        error_class=None, versions=("0.4.2", "0.6.0"), pulled_in_by=(), exc_type="ValueError",
+        cand_error_type="exception", cand_site_kinds=frozenset(), cand_repo=None, variant_agrees=False,
+        depth=0, weight=1.0,
+    )
+    base.update(kw)
+    return Hit(**base)  # type: ignore[arg-type]
+
+
+def test_full_beats_partial_beats_variant_only() -> None:
+    assert score(hit(), NONE) > score(hit(kind="partial", coverage=0.9), NONE) > score(hit(kind="partial", coverage=0.2), NONE)
+    assert score(hit(), NONE) > score(hit(kind="variant", coverage=0.0), NONE)
+
+
+def test_more_literal_text_ranks_higher() -> None:
+    assert score(hit(literal_chars=50), NONE) > score(hit(literal_chars=10), NONE)
+    assert score(hit(literal_chars=500), NONE) == score(hit(literal_chars=60), NONE)  # capped
+
+
+def test_panic_records_prefer_panic_exceptions() -> None:
+    panic_rec = dict(error_type="panic", site_kind="unimplemented", cand_error_type="panic")
+    as_panic = score(hit(exc_type="pyo3_runtime.PanicException", **panic_rec), NONE)
+    as_value = score(hit(exc_type="ValueError", **dict(panic_rec, cand_error_type="exception")), NONE)
+    assert as_panic > as_value
+
+
+def test_builtin_python_errors_are_not_rust_errors() -> None:
+    assert score(hit(exc_type="KeyError"), NONE) < 0.5 <= score(hit(exc_type="ValueError"), NONE)
+    assert score(hit(exc_type="ZeroDivisionError"), NONE) < 0.5
+    # a user or binding class is neutral
+    assert score(hit(exc_type="mylib.TrainingError"), NONE) == score(hit(exc_type="ValueError"), NONE)
+
+
+def test_error_class_must_agree() -> None:
+    py = dict(error_class="IndexError", site_kind="python_raise")
+    assert score(hit(exc_type="IndexError", **py), NONE) > score(hit(exc_type="KeyError", **py), NONE) + 0.2
+    assert score(hit(exc_type="ValueError", error_class="PyValueError"), NONE) > score(hit(exc_type="TypeError", error_class="PyValueError"), NONE)
+
+
+def test_site_kind_agreement() -> None:
+    todo = frozenset({"todo"})
+    assert score(hit(site_kind="todo", cand_site_kinds=todo), NONE) > score(hit(site_kind="unreachable", cand_site_kinds=todo), NONE)
+
+
+def test_repository_evidence() -> None:
+    from_candle = Evidence(modules=frozenset({"candle"}), labels={})
+    assert score(hit(repo=CANDLE), from_candle) > score(hit(repo=BURN), from_candle)
+    pulled = hit(repo="huggingface/safetensors", pulled_in_by=("huggingface/candle@0.4.2",))
+    assert score(pulled, from_candle) > score(hit(repo=BURN), from_candle)
+    loaded = Evidence(loaded=frozenset({"pyburn"}), labels={})
+    assert score(hit(repo=BURN), loaded) > score(hit(repo=CANDLE), loaded)
+    assert score(hit(repo=BURN, cand_repo=BURN), NONE) > score(hit(repo=CANDLE, cand_repo=BURN), NONE)
+
+
+def test_installed_version_is_preferred() -> None:
+    ev = Evidence(labels={CANDLE: "0.4.2"})
+    assert score(hit(versions=("0.4.2",)), ev) > score(hit(versions=("0.9.1", "0.11.0")), ev)
+    dep = hit(repo="huggingface/safetensors", pulled_in_by=("huggingface/candle@0.4.2",))
+    other = replace(dep, pulled_in_by=("huggingface/candle@0.11.0",))
+    assert score(dep, ev) > score(other, ev)
+
+
+def test_depth_and_weight_lower_the_score() -> None:
+    assert score(hit(depth=2), NONE) < score(hit(depth=0), NONE)
+    assert score(hit(weight=0.9), NONE) < score(hit(), NONE)
+
+
+def test_score_stays_in_unit_interval() -> None:
+    best = hit(literal_chars=999, variant_agrees=True, cand_site_kinds=frozenset({"bail"}), cand_repo=CANDLE)
+    assert 0.0 <= score(best, Evidence(modules=frozenset({"candle"}), labels={CANDLE: "0.4.2"})) <= 1.0
+    worst = hit(kind="variant", literal_chars=0, exc_type="KeyError", cand_error_type="panic", depth=9, weight=0.1)
+    assert score(worst, Evidence(modules=frozenset({"pyburn"}), labels={})) >= 0.0
+
+
+@pytest.mark.parametrize(
+    "installed, labels, expected",
+    [
+        ("0.4.2", ["0.4.2", "0.6.0", "0.8.0"], "0.4.2"),
+        ("0.5.1", ["0.4.2", "0.6.0", "0.8.0"], "0.4.2"),
+        ("0.18.0", ["v0.13.0", "v0.16.0", "v0.18.0", "v0.20.0"], "v0.18.0"),
+        ("0.19.1", ["v0.13.0", "v0.16.0", "v0.18.0", "v0.20.0"], "v0.18.0"),
+        ("0.1.0", ["0.4.2"], None),
+    ],
+)
+def test_pick_label(installed: str, labels: list, expected: str) -> None:
+    assert pick_label(installed, labels) == expected
+
+
+def test_installed_labels_maps_bindings_to_repos() -> None:
+    versions = {"candle-nn": "0.4.2", "pyburn": "0.1.7"}
+    labels = {CANDLE: ["0.4.2", "0.6.0"], BURN: ["v0.16.0", "v0.18.0", "v0.20.0"], rank.WRAP_BURN: ["v0.1.7"]}
+    got = rank.installed_labels(lambda repo: labels.get(repo, []), versions.get)
+    assert got == {CANDLE: "0.4.2", BURN: "v0.18.0", rank.WRAP_BURN: "v0.1.7"}
+    assert rank.installed_labels(lambda repo: labels.get(repo, []), lambda d: None) == {}

@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Optional
+
+import pytest
+
+from engine_support import FAMILIES, fixture_records
+from errhint import render
+from errhint.match import Match
+from errhint.render import NOTE_MARKER, fill, render_match, render_notes
+from errhint.view import RecordView
+
+
+def make_match(template: str, captures: Dict[str, str], message: str, family: Optional[Dict[str, Any]] = None, **over: Any) -> Match:
+    rec = dict(next(r for r in fixture_records() if r["errorMessage"] == template), **over)
+    return Match(record=RecordView.from_dict(rec), score=0.9, captures=captures, message=message, family=family)
+
+
+@pytest.fixture
+def dtype_match() -> Match:
+    return make_match(
+        "unsupported dtype {0:?} for op {1}",
+        {"f0": "I64", "f1": "matmul", "dtype": "I64", "op": "matmul"},
+        "unsupported dtype I64 for op matmul",
+        FAMILIES["unsupported-dtype-for-op"],
+    )
+
+
+def test_brief_is_at_most_four_lines_with_filled_values(dtype_match: Match) -> None:
+    text = render_match(dtype_match, "brief")
+    lines = text.splitlines()
+    assert len(lines) <= 4
+    assert lines[0] == "unsupported dtype I64 for op matmul (huggingface/candle)"
+    assert "Calling matmul on a I64 tensor" in lines[1]
+    assert lines[2].strip() == "fix: Cast the I64 tensor to F32 before matmul"
+    assert f"errhint show {dtype_match.record.id}" in lines[3]
+    assert dtype_match.record.github_url in lines[3]
+    assert "{" not in text
+
+
+def test_full_adds_documentation_solutions_example_and_tips(dtype_match: Match) -> None:
+    text = render_match(dtype_match, "full")
+    assert len(text.splitlines()) > 4
+    for needle in (
+        "what happened:",
+        "Kernels exist only for some dtypes; matmul has none for I64.",  # family text, filled
+        "1. Cast the I64 tensor to F32 before matmul",
+        "2. Run matmul on a device that supports I64",  # family solution appended
+        "example fix:",
+        "x = x.to_dtype(candle.f32)",
+        "prevention:",
+        "- Keep activations in a float dtype",
+    ):
+        assert needle in text, needle
+    assert text.count("Cast the I64 tensor to F32 before matmul") == 1  # not repeated from the family
+
+
+def test_missing_capture_becomes_a_neutral_phrase() -> None:
+    m = make_match("unsupported dtype {0:?} for op {1}", {}, "unsupported dtype ? for op ?", FAMILIES["unsupported-dtype-for-op"])
+    text = m.render("full")
+    assert "{dtype}" not in text and "{op}" not in text
+    assert "Cast the dtype tensor to F32 before the operation" in text
+
+
+def test_fill_rules() -> None:
+    caps = {"op": "matmul"}
+    assert fill("run {op} now", caps, []) == "run matmul now"
+    assert fill("shape {shape}", {}, ["shape"]) == "shape the tensor's shape"
+    assert fill("cast the {dtype} tensor", {}, ["dtype"]) == "cast the dtype tensor"
+    assert fill("code {e} here", {}, [], prose=False) == "code {e} here"  # not a group, not a capture
+    assert fill("value {arg0}", {}, ["arg0"], prose=False) == "value {arg0}"
+    assert fill("value {f0}", {}, ["f0"]) == "value the value in the message"
+    assert fill("Mixed {Upper} stays", {}, []) == "Mixed {Upper} stays"
+    long = "x" * 500
+    assert len(fill("{op}", {"op": long}, [])) <= render.MAX_VALUE
+
+
+def test_code_fields_only_take_real_captures() -> None:
+    m = make_match("shape mismatch in {op}, lhs: {lhs:?}, rhs: {rhs:?}", {"op": "add"}, "m",
+                   exampleFix="y = f({x})\nz = g('{op}')")
+    text = m.render("full")
+    assert "y = f({x})" in text and "z = g('add')" in text
+
+
+def test_notes_start_with_the_marker(dtype_match: Match) -> None:
+    notes = render_notes([dtype_match, dtype_match], "brief")
+    assert len(notes) == 2 and all(n.startswith(NOTE_MARKER + " ") for n in notes)
+    assert "\033[" not in notes[0]
+
+
+def test_color_only_when_asked(dtype_match: Match) -> None:
+    assert "\033[1m" in render_match(dtype_match, "brief", color=True)
+    assert "\033[" not in render_match(dtype_match, "brief", color=False)
+
+
+def test_bad_verbosity(dtype_match: Match) -> None:
+    with pytest.raises(ValueError):
+        render_match(dtype_match, "loud")
+
+
+def test_to_dict_is_json_and_carries_the_hint(dtype_match: Match) -> None:
+    d = dtype_match.to_dict()
+    again = json.loads(json.dumps(d))
+    assert again["id"] == dtype_match.record.id and again["score"] == 0.9
+    assert again["captures"]["dtype"] == "I64"
+    assert again["hint"]["fix"] == "Cast the I64 tensor to F32 before matmul"
+    assert again["record"]["errorMessage"] == "unsupported dtype {0:?} for op {1}"
+    assert again["family"]["title"] == FAMILIES["unsupported-dtype-for-op"]["title"]
+
+
+def test_record_without_family_or_solutions_still_renders() -> None:
+    m = make_match("header too small", {}, "header too small", None, solutions=[], triggerScenarios="")
+    lines = m.render("brief").splitlines()
+    assert lines[0] == "header too small (huggingface/safetensors)"
+    assert len(lines) <= 4 and lines[-1].strip().startswith("errhint show")
