@@ -93,6 +93,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         if isinstance(exc, KeyboardInterrupt):
             raise
         tb = _strip_own_frames(exc.__traceback__)
+        exc.__traceback__ = tb  # the printers read the exception's own traceback
+        sys.last_type, sys.last_value, sys.last_traceback = type(exc), exc, tb
         sys.excepthook(type(exc), exc, tb)
         return 1
     return 0
