@@ -79,12 +79,18 @@ def test_build_index_format_and_determinism() -> None:
     b = build_index(recs, files=["records/a.jsonl"], locations=[(0, i * 10, 10) for i in range(len(recs))], dataset_version="dv")
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert a["format"] == 1 and a["datasetVersion"] == "dv" and "inline" not in a
-    row = a["records"][0]
+    assert all(isinstance(r, str) for r in a["records"])  # rows are parsed only when selected
+    row = json.loads(a["records"][0])
     assert row[index.ID] == recs[0]["id"] and row[index.PATTERN] == recs[0]["messagePattern"]
     assert (row[index.FILE], row[index.OFFSET], row[index.LENGTH]) == (0, 0, 10)
     assert a["versionSets"][row[index.VERSIONS]] == recs[0]["versions"]
     # version lists are interned: far fewer sets than records
     assert len(a["versionSets"]) < len(recs) / 2
+    assert a["repoLabels"]["huggingface/candle"] == sorted(["0.4.2", "0.6.0", "0.8.0", "0.9.1", "0.11.0"])
+    kind, bucket = index.key_bucket(row[index.KEY])
+    assert 0 in a["keys"][kind][bucket]
+    assert sum(len(v) for m in a["keys"].values() for v in m.values()) + len(a["scan"]) == len(recs)
+    assert a["byVariant"]["ShapeMismatchBinaryOp"] == [i for i, r in enumerate(recs) if (r.get("variant") or {}).get("name") == "ShapeMismatchBinaryOp"]
     names = [v[2] for v in a["variants"]]
     assert names.count("UnsupportedDTypeForOp") == 1  # definition and construction share one entry
     json.dumps(a)  # JSON-able
@@ -93,8 +99,8 @@ def test_build_index_format_and_determinism() -> None:
 def test_build_index_inline_and_location_checks() -> None:
     recs = fixture_records()[:3]
     inline = build_index(recs)
-    assert inline["inline"] == recs and inline["records"][2][index.FILE] == -1
-    assert inline["records"][2][index.OFFSET] == 2
+    row = json.loads(inline["records"][2])
+    assert inline["inline"] == recs and row[index.FILE] == -1 and row[index.OFFSET] == 2
     with pytest.raises(ValueError):
         build_index(recs, locations=[(0, 0, 1)])
 
@@ -107,7 +113,7 @@ def test_prefilter_selects_by_key_and_literals() -> None:
     ix = _loaded(fixture_records())
     text = "shape mismatch in matmul, lhs: [2, 3], rhs: [4, 2]"
     rows = ix.prefiltered(text, text_tokens(text))
-    slugs = {ix.rows[i][index.PATTERN] for i in rows}
+    slugs = {ix.row(i)[index.PATTERN] for i in rows}
     assert any(p.startswith("shape mismatch in") for p in slugs)
     assert all("shape mismatch" in p for p in slugs)
     assert ix.prefiltered("KeyError: 'x'", text_tokens("KeyError: 'x'")) == []
@@ -119,7 +125,7 @@ def test_prefilter_edge_keys_and_scan_list() -> None:
         record("a/b", "Underflow", "Underflow"),
     ]
     ix = _loaded(recs)
-    assert ix.rows[0][index.KEY] in ("*Overflow", "detected*") and ix.scan == [1]
+    assert ix.row(0)[index.KEY] in ("*Overflow", "detected*") and ix.scan == [1]
     glued = "IntOverflow detectedX"
     assert ix.prefiltered(glued, text_tokens(glued)) == [0]
     assert ix.prefiltered("Underflow here", text_tokens("Underflow here")) == [1]

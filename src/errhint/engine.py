@@ -160,7 +160,7 @@ def _literal_chars(row: list) -> int:
 def _hit(
     ix: LoadedIndex, i: int, cand: normalize.Candidate, item: extract.Item, kind: str, coverage: float
 ) -> rank.Hit:
-    row = ix.rows[i]
+    row = ix.row(i)
     pulled = _opt(row, index.PULLED_IN_BY) or ()
     return rank.Hit(
         kind=kind,
@@ -195,7 +195,7 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
             for n, ix in enumerate(ds.indexes):
                 matched_rows = set()
                 for i in ix.prefiltered(cand.text, tokens):
-                    row = ix.rows[i]
+                    row = ix.row(i)
                     m = index.search(row[index.PATTERN], cand.text)
                     if m is None:
                         continue
@@ -217,7 +217,7 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
 
 def _to_match(ds: Dataset, f: _Found) -> Match:
     ix = ds.indexes[f.ix]
-    row = ix.rows[f.row]
+    row = ix.row(f.row)
     known: Dict[str, Any] = {camel: row[pos] for camel, pos in _KNOWN}
     versions = ix.versions(f.row)
     if versions:
@@ -244,7 +244,7 @@ def _to_match(ds: Dataset, f: _Found) -> Match:
 def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, repos: Optional[Sequence[str]]) -> List[Match]:
     best: Dict[str, _Found] = {}
     for f in found:
-        row = ds.indexes[f.ix].rows[f.row]
+        row = ds.indexes[f.ix].row(f.row)
         if repos is not None:
             pulled = _opt(row, index.PULLED_IN_BY) or ()
             owners = {row[index.REPO]} | {p.split("@", 1)[0] for p in pulled}
@@ -253,13 +253,13 @@ def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, rep
         rid = row[index.ID]
         if rid not in best or f.score > best[rid].score:
             best[rid] = f
-    ordered = sorted(best.values(), key=lambda f: (-f.score, ds.indexes[f.ix].rows[f.row][index.ID]))
+    ordered = sorted(best.values(), key=lambda f: (-f.score, ds.indexes[f.ix].row(f.row)[index.ID]))
     out: List[Match] = []
     patterns = set()
     for f in ordered:
         if f.score < min_score:
             break
-        pattern = ds.indexes[f.ix].rows[f.row][index.PATTERN]
+        pattern = ds.indexes[f.ix].row(f.row)[index.PATTERN]
         if pattern in patterns:  # the same template at another site adds nothing
             continue
         patterns.add(pattern)

@@ -7,22 +7,27 @@ rare word ("key") from that text; a lookup collects the records whose key occurs
 checks their literals with ``in``, and only then compiles (lazily, cached, with a timeout)
 the surviving patterns.  Nothing here imports ``regex`` until a pattern is actually needed.
 
-On-disk format 1 (JSON, lists instead of dicts to keep it small and quick to parse)::
+On-disk format 1 (JSON; see docs/design.md)::
 
     {"format": 1, "datasetVersion": str, "files": [str],
      "versionSets": [[label, ...]],            # interned ``versions`` lists
+     "repoLabels": {repo: [label, ...]},       # every label per repository
      "variants": [[repo, enum, name, shape, [[field, debug], ...], display, transparent]],
-     "records": [[id, repo, errorType, pattern, fileIndex, byteOffset, byteLength,
-                  key, literals, variantName, versionSet, backgroundTag, siteKind, errorCode,
-                  pulledInBy, errorClass]],
+     "keys": {"exact": {word: [row, ...]}, "prefix": {abc: [row, ...]}, "suffix": {abc: [row, ...]}},
+     "byVariant": {variantName: [row, ...]}, "scan": [row, ...],
+     "records": ["[id, repo, errorType, pattern, fileIndex, byteOffset, byteLength, key, literals,
+                   variantName, versionSet, backgroundTag, siteKind, errorCode, pulledInBy, errorClass]", ...],
      "inline": [record, ...]}                   # only when built without locations
 
+Each row is stored as its own JSON *string* and parsed only when the prefilter selects it:
+the first lookup of a process then pays for the key maps, not for thousands of rows.
 ``versionSet`` is an index into ``versionSets`` (or -1).  For records kept in memory
 ``fileIndex`` is -1 and ``byteOffset`` is the position in ``inline``.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
@@ -346,13 +351,31 @@ def build_index(
                 rec.get("errorClass"),
             ]
         )
+    keys: Dict[str, Dict[str, List[int]]] = {"exact": {}, "prefix": {}, "suffix": {}}
+    by_variant: Dict[str, List[int]] = {}
+    scan: List[int] = []
+    repo_labels: Dict[str, set] = {}
+    for i, row in enumerate(rows):
+        if row[KEY]:
+            kind, bucket = key_bucket(row[KEY])
+            keys[kind].setdefault(bucket, []).append(i)
+        else:
+            scan.append(i)
+        if row[VARIANT]:
+            by_variant.setdefault(row[VARIANT], []).append(i)
+        if row[VERSIONS] >= 0:
+            repo_labels.setdefault(row[REPO], set()).update(version_sets[row[VERSIONS]])
     index: Dict[str, Any] = {
         "format": FORMAT,
         "datasetVersion": dataset_version,
         "files": list(files),
         "versionSets": version_sets,
+        "repoLabels": {repo: sorted(labels) for repo, labels in sorted(repo_labels.items())},
         "variants": variants,
-        "records": rows,
+        "keys": keys,
+        "byVariant": by_variant,
+        "scan": scan,
+        "records": [json.dumps(row, separators=(",", ":"), ensure_ascii=False) for row in rows],
     }
     if locations is None:
         index["inline"] = [dict(r) for r in records]
@@ -420,43 +443,44 @@ Reader = Callable[[str, int, int], Mapping[str, Any]]
 
 
 class LoadedIndex:
-    """An index ready for lookups: key maps built once, records read only when they match."""
+    """An index ready for lookups: rows parsed only when selected, records read only when matched."""
 
     def __init__(self, data: Mapping[str, Any], *, reader: Optional[Reader] = None, exclude_ids: Iterable[str] = ()) -> None:
         if data.get("format") != FORMAT:
             raise ValueError(f"unsupported index format {data.get('format')!r}")
-        self.rows: List[list] = data["records"]
+        self._raw: List[Any] = data["records"]
+        self._rows: List[Optional[list]] = [None] * len(self._raw)
         self.files: List[str] = list(data.get("files", ()))
         self.version_sets: List[List[str]] = data.get("versionSets", [])
         self.dataset_version: str = data.get("datasetVersion", "")
+        self._repo_labels: Mapping[str, List[str]] = data.get("repoLabels", {})
         self._variant_table: List[list] = data.get("variants", [])
         self._variants: Optional[Dict[str, List[VariantInfo]]] = None
         self._inline: Optional[List[Mapping[str, Any]]] = data.get("inline")
         self._reader = reader
+        keys = data.get("keys", {})
+        self.exact: Mapping[str, List[int]] = keys.get("exact", {})
+        self.prefix: Mapping[str, List[int]] = keys.get("prefix", {})
+        self.suffix: Mapping[str, List[int]] = keys.get("suffix", {})
+        self.by_variant: Mapping[str, List[int]] = data.get("byVariant", {})
+        self.scan: List[int] = data.get("scan", [])
         excluded = set(exclude_ids)
-        self.exact: Dict[str, List[int]] = {}
-        self.prefix: Dict[str, List[int]] = {}
-        self.suffix: Dict[str, List[int]] = {}
-        self.by_variant: Dict[str, List[int]] = {}
-        self.scan: List[int] = []
-        maps = {"exact": self.exact, "prefix": self.prefix, "suffix": self.suffix}
-        for i, row in enumerate(self.rows):
-            if excluded and row[ID] in excluded:
-                continue
-            key, variant = row[KEY], row[VARIANT]
-            if key:
-                kind, bucket = key_bucket(key)
-                maps[kind].setdefault(bucket, []).append(i)
-            else:
-                self.scan.append(i)
-            if variant:
-                self.by_variant.setdefault(variant, []).append(i)
+        self._excluded = frozenset(i for i in range(len(self._raw)) if self.row(i)[ID] in excluded) if excluded else frozenset()
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self._raw)
+
+    def row(self, i: int) -> list:
+        """Row ``i`` (parsed from its JSON string on first use, then cached)."""
+        row = self._rows[i]
+        if row is None:
+            raw = self._raw[i]
+            row = json.loads(raw) if isinstance(raw, str) else list(raw)
+            self._rows[i] = row
+        return row
 
     def ids(self) -> List[str]:
-        return [row[ID] for row in self.rows]
+        return [self.row(i)[ID] for i in range(len(self._raw))]
 
     def prefiltered(self, text: str, tokens: Iterable[str]) -> List[int]:
         """Rows whose key occurs in ``text`` and whose every required literal is in it."""
@@ -475,16 +499,18 @@ class LoadedIndex:
                 if hit:
                     slots.update(hit)
         slots.update(self.scan)
-        rows = self.rows
+        if self._excluded:
+            slots -= self._excluded
         out = []
         for i in slots:
-            if all(lit in text for lit in rows[i][LITERALS]):
+            if all(lit in text for lit in self.row(i)[LITERALS]):
                 out.append(i)
         out.sort()
         return out
 
     def variant_rows(self, name: str) -> List[int]:
-        return self.by_variant.get(name, [])
+        rows = self.by_variant.get(name, [])
+        return [i for i in rows if i not in self._excluded] if self._excluded else list(rows)
 
     def variants(self, name: str) -> List[VariantInfo]:
         """Templates of every variant called ``name`` (built on first use)."""
@@ -497,20 +523,16 @@ class LoadedIndex:
         return self._variants.get(name, [])
 
     def versions(self, i: int) -> Tuple[str, ...]:
-        vset = self.rows[i][VERSIONS]
+        vset = self.row(i)[VERSIONS]
         return tuple(self.version_sets[vset]) if isinstance(vset, int) and 0 <= vset < len(self.version_sets) else ()
 
     def labels(self, repo: str) -> List[str]:
         """Every release label this index knows for ``repo``."""
-        seen = set()
-        for i, row in enumerate(self.rows):
-            if row[REPO] == repo:
-                seen.update(self.versions(i))
-        return sorted(seen)
+        return list(self._repo_labels.get(repo, ()))
 
     def record(self, i: int) -> Mapping[str, Any]:
         """The full camelCase record of row ``i`` (one byte-range read for shipped data)."""
-        row = self.rows[i]
+        row = self.row(i)
         if row[FILE] < 0:
             if self._inline is None:
                 raise LookupError("index has no inline records")
