@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from errhint import rank
@@ -70,7 +68,7 @@ def test_installed_version_is_preferred() -> None:
     ev = Evidence(labels={CANDLE: "0.4.2"})
     assert score(hit(versions=("0.4.2",)), ev) > score(hit(versions=("0.9.1", "0.11.0")), ev)
     dep = hit(repo="huggingface/safetensors", pulled_in_by=("huggingface/candle@0.4.2",))
-    other = replace(dep, pulled_in_by=("huggingface/candle@0.11.0",))
+    other = dep._replace(pulled_in_by=("huggingface/candle@0.11.0",))
     assert score(dep, ev) > score(other, ev)
 
 

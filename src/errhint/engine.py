@@ -9,8 +9,7 @@ Never raises into the caller unless ``ERRHINT_DEBUG`` is set.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from errhint import config, extract, index, normalize, rank
 from errhint.index import LoadedIndex
@@ -122,8 +121,7 @@ def reset() -> None:
 # --------------------------------------------------------------------------- matching
 
 
-@dataclass(frozen=True)
-class _Found:
+class _Found(NamedTuple):
     score: float
     ix: int
     row: int

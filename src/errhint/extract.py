@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import builtins
 import re
-from dataclasses import dataclass
-from typing import Any, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Any, FrozenSet, Iterable, List, NamedTuple, Optional, Set, Tuple
 
 from errhint.render import NOTE_MARKER
 
@@ -24,8 +23,7 @@ MAX_FRAMES = 200
 UNPRINTABLE = "<exception str() failed>"
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """One text to match: a message and the exception type it was raised as ('' if unknown)."""
 
     text: str
@@ -35,8 +33,7 @@ class Item:
     """``exception``, ``cause``, ``context``, ``group``, ``note``, ``remote`` or ``text``."""
 
 
-@dataclass(frozen=True)
-class Extraction:
+class Extraction(NamedTuple):
     items: Tuple[Item, ...]
     modules: FrozenSet[str] = frozenset()
     """Binding packages seen in exception types and traceback frames."""

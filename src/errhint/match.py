@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Dict, Mapping, Optional
 
@@ -42,28 +41,62 @@ def aliases(pattern: str, groups: Mapping[str, str]) -> Dict[str, str]:
     return out
 
 
-@dataclass(frozen=True)
 class Match:
-    """A record judged to explain an error.
+    """A record judged to explain an error; immutable.
 
     ``record`` is a read-only ``RecordView`` (snake_case schema attributes); ``score`` is in
     [0, 1]; ``captures`` maps names to the values taken from the message; ``message`` is the
     clean human-readable message (for a Debug form, the Display text rebuilt from the
-    variant); ``family`` is the ``families.json`` entry of the record's backgroundTag.
+    variant); ``family`` is the ``families.json`` entry of the record's backgroundTag;
+    ``kind`` is ``full``, ``partial`` or ``variant`` (matched by the Rust variant name only).
+
+    A hand-written value class rather than a dataclass: ``@dataclass`` generates its methods
+    with ``exec`` (about 1 ms), paid on the first lookup of every process.
     """
+
+    __slots__ = ("record", "score", "captures", "message", "family", "kind")
 
     record: RecordView
     score: float
     captures: Mapping[str, str]
     message: str
-    family: Optional[Mapping[str, Any]] = None
-    kind: str = "full"
-    """``full``, ``partial`` or ``variant`` (matched by the Rust variant name only)."""
+    family: Optional[Mapping[str, Any]]
+    kind: str
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "captures", MappingProxyType(dict(self.captures)))
-        if self.family is not None and not isinstance(self.family, MappingProxyType):
-            object.__setattr__(self, "family", MappingProxyType(dict(self.family)))
+    def __init__(
+        self,
+        record: RecordView,
+        score: float,
+        captures: Mapping[str, str],
+        message: str,
+        family: Optional[Mapping[str, Any]] = None,
+        kind: str = "full",
+    ) -> None:
+        setter = object.__setattr__
+        setter(self, "record", record)
+        setter(self, "score", float(score))
+        setter(self, "captures", MappingProxyType(dict(captures)))
+        setter(self, "message", message)
+        setter(self, "family", None if family is None else MappingProxyType(dict(family)))
+        setter(self, "kind", kind)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Match is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Match is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Match):
+            return NotImplemented
+        return (self.record.id, self.score, dict(self.captures), self.message, self.kind) == (
+            other.record.id, other.score, dict(other.captures), other.message, other.kind)
+
+    def __hash__(self) -> int:
+        return hash((self.record.id, self.score, self.message))
+
+    def __repr__(self) -> str:
+        return f"Match(id={self.record.id!r}, score={self.score:.3f}, message={self.message!r}, captures={dict(self.captures)!r})"
 
     @property
     def id(self) -> str:

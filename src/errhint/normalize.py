@@ -12,9 +12,8 @@ says what it saw, for ranking.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from errhint import rustdebug
 from errhint.index import VariantInfo
@@ -61,8 +60,7 @@ def with_std(templates: Templates) -> Templates:
     return lookup
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """One clean message to match, with what its dressing revealed."""
 
     text: str
@@ -73,7 +71,7 @@ class Candidate:
     """siteKinds the runtime wrapper implies (``unimplemented`` for ``not implemented: ``)."""
     variant: Optional[str] = None
     """The error-enum variant name when the text was a Debug form."""
-    captures: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    captures: Mapping[str, str] = _EMPTY
     form: str = "display"
     repo_hint: Optional[str] = None
     weight: float = 1.0
@@ -420,7 +418,7 @@ def candidates(
 def _with_hint(c: Candidate, hint: Optional[str]) -> Candidate:
     if hint is None or c.repo_hint is not None:
         return c
-    return Candidate(c.text, c.message, c.error_type, c.site_kinds, c.variant, c.captures, c.form, hint, c.weight)
+    return c._replace(repo_hint=hint)
 
 
 def _panic_candidates(text: str, templates: Templates, error_type: Optional[str], weight: float) -> List[Candidate]:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
-from typing import Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Mapping, NamedTuple, Optional, Tuple
 
 CANDLE = "huggingface/candle"
 BURN = "tracel-ai/burn"
@@ -35,15 +34,14 @@ PANIC_SITE_KINDS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(NamedTuple):
     """Where the exception came from, gathered once per lookup."""
 
     modules: FrozenSet[str] = frozenset()
     """Binding packages seen in exception types and traceback frames (strong)."""
     loaded: FrozenSet[str] = frozenset()
     """Binding packages imported in this process (weak)."""
-    labels: Mapping[str, str] = None  # type: ignore[assignment]
+    labels: Optional[Mapping[str, str]] = None
     """Repository -> release label of the installed binding (``0.4.2``, ``v0.18.0``)."""
 
     def repos(self) -> FrozenSet[str]:
@@ -57,8 +55,7 @@ def _repos_of(packages: Iterable[str]) -> FrozenSet[str]:
     return frozenset(repo for p in packages if p in BINDINGS for repo in BINDINGS[p][1])
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     """What ranking needs about one record matched against one candidate."""
 
     kind: str

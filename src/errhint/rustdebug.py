@@ -13,8 +13,7 @@ Display template prints precisely that text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple
 
 MAX_DEPTH = 64
 
@@ -36,8 +35,7 @@ _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "0": "\0", "\\": "\\", '"': '"', "'
 _ESCAPE_RE = re.compile(r"\\(u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|.)", re.DOTALL)
 
 
-@dataclass(frozen=True)
-class Value:
+class Value(NamedTuple):
     """One parsed Debug value.
 
     ``kind``: ``str``, ``char``, ``atom`` (number, bool, unit-like identifier, ``<disabled>``),

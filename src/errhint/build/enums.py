@@ -54,12 +54,16 @@ class ArmTemplate:
     line: int
     end_line: int
     first: bool  # the first write of its arm (the one used as the variant's display)
+    error_class: Optional[str] = None
 
 
 @dataclass
 class DisplayImpl:
     type_name: str
     arms: List[ArmTemplate] = field(default_factory=list)
+    pyerr: bool = False
+    """True for ``impl From<T> for PyErr``: the arms give the Python exception message of each
+    variant, which is what a binding user reads instead of the Display text."""
 
 
 @dataclass
@@ -101,6 +105,10 @@ def collect(lexed: Lexed, st: Structure, facts: "FileFacts") -> None:
             continue
         if im.trait == "Error":
             facts.error_impls.add(im.type_name)
+        elif im.trait == "From" and im.type_name == "PyErr" and im.trait_args:
+            d = _pyerr_conversion(lexed, st, im.trait_args[-1], im.body_start, im.body_end)
+            if d.arms:
+                facts.displays.append(d)
         elif im.trait == "Display":
             d = _display_impl(lexed, st, im.type_name, im.body_start, im.body_end)
             if d.arms:
@@ -283,6 +291,58 @@ def _display_impl(lexed: Lexed, st: Structure, type_name: str, body_start: int, 
     # no match on self: the writes of the body describe the whole type
     for tpl, line, end_line in _writes(lexed, st, range(fn.body_start + 1, fn.body_end), _self_fields()):
         out.arms.append(ArmTemplate([], tpl, line, end_line, not out.arms))
+    return out
+
+
+def _pyerr_conversion(lexed: Lexed, st: Structure, source_type: str, body_start: int, body_end: int) -> DisplayImpl:
+    """``impl From<T> for PyErr { match .. { T::V => PyValueError::new_err("..") } }``."""
+    toks = lexed.tokens
+    out = DisplayImpl(source_type, pyerr=True)
+    k = body_start + 1
+    while k < body_end:
+        if toks[k].kind == IDENT and toks[k].text == "match":
+            m = k + 1
+            while m < body_end and not (toks[m].kind == OPEN and toks[m].text == "{"):
+                if toks[m].kind == OPEN and toks[m].match > m:
+                    m = toks[m].match
+                m += 1
+            if m >= body_end:
+                break
+            close = toks[m].match
+            i = m + 1
+            while i < close:
+                j = i
+                while j < close and not (toks[j].kind == PUNCT and toks[j].text == "=>"):
+                    if toks[j].kind == OPEN and toks[j].match > j:
+                        j = toks[j].match
+                    j += 1
+                if j >= close:
+                    break
+                variants, _ = _pattern(toks, range(i, j))
+                e = j + 1
+                if e < close and toks[e].kind == OPEN and toks[e].text == "{":
+                    body = range(e + 1, toks[e].match)
+                    nxt = toks[e].match + 1
+                else:
+                    while e < close and not (toks[e].kind == PUNCT and toks[e].text == ","):
+                        if toks[e].kind == OPEN and toks[e].match > e:
+                            e = toks[e].match
+                        e += 1
+                    body = range(j + 1, e)
+                    nxt = e
+                if nxt < close and toks[nxt].text == ",":
+                    nxt += 1
+                for q in body:
+                    if toks[q].kind == IDENT and toks[q].text == "new_err" and q + 1 < body.stop and toks[q + 1].kind == OPEN:
+                        tpl, _ = message_expr(toks, range(q + 2, toks[q + 1].match), st, q)
+                        if tpl is not None and variants:
+                            cls = toks[q - 2].text if q >= 2 and toks[q - 1].text == "::" else "PyException"
+                            cls = cls[2:] if cls.startswith("Py") and cls[2:3].isupper() else cls
+                            out.arms.append(ArmTemplate(variants, tpl, lexed.line(q), lexed.line(toks[q + 1].match), True, cls))
+                        break
+                i = nxt
+            break
+        k += 1
     return out
 
 
@@ -556,6 +616,7 @@ class ResolvedVariant:
     display_end_line: int
     display_kind: str  # error_variant | display_arm | none
     display_path: str = ""
+    display_class: Optional[str] = None
 
 
 class EnumTable:
@@ -598,8 +659,14 @@ def build_table(files: Sequence[Tuple[str, str, "FileFacts"]], error_impls: Set[
     table = EnumTable()
     displays: Dict[Tuple[str, str], DisplayImpl] = {}
     display_files: Dict[Tuple[str, str], str] = {}
+    conversions: Dict[Tuple[str, str], Tuple[str, ArmTemplate]] = {}
     for path, crate, facts in files:
         for d in facts.displays:
+            if d.pyerr:
+                for arm in d.arms:
+                    for vn in arm.variants:
+                        conversions.setdefault((crate, vn), (path, arm))
+                continue
             key = (crate, d.type_name)
             if key not in displays:
                 displays[key] = d
@@ -615,13 +682,18 @@ def build_table(files: Sequence[Tuple[str, str, "FileFacts"]], error_impls: Set[
                 for arm in d.arms:
                     if not arm.first:
                         continue
-                    names = arm.variants or [e.name]
+                    names = arm.variants or ([e.name] if e.is_struct else [v.name for v in e.variants])
                     for vn in names:
                         arm_for.setdefault(vn, arm)
                 used_displays.append((display_files[(crate, e.name)], crate, d))
             for v in e.variants:
                 dpath = path
-                if v.template is not None:
+                conv = conversions.get((crate, v.name))
+                if conv is not None:
+                    # the binding turns this variant into a Python exception with its own text
+                    dpath, arm = conv
+                    disp, line, end, kind = arm.template, arm.line, arm.end_line, "pyerr"
+                elif v.template is not None:
                     disp, line, end, kind = v.template, v.line, v.end_line, "error_variant"
                 elif v.name in arm_for:
                     arm = arm_for[v.name]
@@ -629,7 +701,8 @@ def build_table(files: Sequence[Tuple[str, str, "FileFacts"]], error_impls: Set[
                     dpath = display_files[(crate, e.name)]
                 else:
                     disp, line, end, kind = None, v.line, v.end_line, "none"
-                table.add(ResolvedVariant(crate, path, e, v, disp, line, end, kind, dpath))
+                cls = conv[1].error_class if conv is not None else None
+                table.add(ResolvedVariant(crate, path, e, v, disp, line, end, kind, dpath, cls))
     return table, used_displays
 
 
@@ -642,6 +715,8 @@ def link_construction(c: Construction, table: EnumTable, crate: str) -> Optional
     disp = rv.display
     passthrough = disp is not None and disp.is_passthrough()
     kind = "msg" if v.name == "Msg" else "variant_construction"
+    if rv.display_kind == "pyerr":
+        return rv, disp, "pyerr", None
     if v.transparent:
         return rv, None, kind, "transparent"
     if disp is None:

@@ -41,6 +41,8 @@ class ImplRange:
     start: int
     body_start: int
     body_end: int
+    trait_args: Tuple[str, ...] = ()
+    """Identifiers inside the trait's generic arguments (``From<TensorError>`` → TensorError)."""
 
 
 @dataclass
@@ -275,7 +277,8 @@ def _impl_header(toks: Sequence[Token], i: int) -> Optional[ImplRange]:
     if type_name is None:
         return None
     trait = _last_ident(trait_part) if trait_part else None
-    return ImplRange(trait, type_name, i, j, toks[j].match)
+    args = tuple(t.text for depth, t in trait_part if depth >= 1 and t.kind == IDENT)
+    return ImplRange(trait, type_name, i, j, toks[j].match, args)
 
 
 def _last_ident(part: Sequence[Tuple[int, Token]]) -> Optional[str]:

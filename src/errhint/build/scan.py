@@ -85,8 +85,8 @@ def scan_files(source: Source, files: SnapshotFiles, cache: FactsCache, date: st
     # variant definitions (thiserror attribute or manual Display arm)
     for key in sorted(table.by_name):
         for rv in table.by_name[key]:
-            if rv.display is None:
-                continue
+            if rv.display is None or rv.display_kind == "pyerr":
+                continue  # pyerr conversions are sites of their own (the new_err call)
             sites.append(
                 Site(
                     kind=rv.display_kind,
@@ -108,7 +108,7 @@ def scan_files(source: Source, files: SnapshotFiles, cache: FactsCache, date: st
             if linked is None:
                 continue
             rv, tpl, kind, reason = linked
-            vkey = "" if kind == "msg" else f"{rv.enum.name}::{rv.variant.name}"
+            vkey = "" if kind in ("msg", "pyerr") else f"{rv.enum.name}::{rv.variant.name}"
             sites.append(
                 Site(
                     kind=kind,
@@ -119,7 +119,8 @@ def scan_files(source: Source, files: SnapshotFiles, cache: FactsCache, date: st
                     fn=c.fn,
                     path=path,
                     crate=crate,
-                    variant=None if kind == "msg" else enums.variant_info(rv),
+                    variant=None if kind in ("msg", "pyerr") else enums.variant_info(rv),
+                    error_class=rv.display_class if kind == "pyerr" else None,
                     variant_key=vkey,
                 )
             )
