@@ -168,9 +168,11 @@ def hook_shows_notes(hook: Any) -> bool:
         return False  # measured: the default unraisable hook ignores notes on 3.9-3.13
     if NOTES_SHOWN:
         return True
+    import _thread
     import threading
 
-    if hook is sys.__excepthook__ or hook is getattr(threading, "__excepthook__", None):
+    c_printers = (sys.__excepthook__, getattr(threading, "__excepthook__", None), getattr(_thread, "_excepthook", None))
+    if any(hook is p for p in c_printers if p is not None):
         return False  # the C printers of 3.9/3.10
     package = (getattr(hook, "__module__", None) or "").split(".")[0]
     if package == "exceptiongroup":
