@@ -81,7 +81,7 @@ def test_build_index_format_and_determinism() -> None:
     assert a["format"] == 1 and a["datasetVersion"] == "dv" and "inline" not in a
     assert all(isinstance(r, str) for r in a["records"])  # rows are parsed only when selected
     row = json.loads(a["records"][0])
-    assert row[index.ID] == recs[0]["id"] and row[index.PATTERN] == recs[0]["messagePattern"]
+    assert row[index.ID] == recs[0]["id"] and row[index.PATTERN] is None  # read from the record line
     assert (row[index.FILE], row[index.OFFSET], row[index.LENGTH]) == (0, 0, 10)
     assert a["versionSets"][row[index.VERSIONS]] == recs[0]["versions"]
     # version lists are interned: far fewer sets than records
@@ -113,7 +113,7 @@ def test_prefilter_selects_by_key_and_literals() -> None:
     ix = _loaded(fixture_records())
     text = "shape mismatch in matmul, lhs: [2, 3], rhs: [4, 2]"
     rows = ix.prefiltered(text, text_tokens(text))
-    slugs = {ix.row(i)[index.PATTERN] for i in rows}
+    slugs = {ix.pattern(i) for i in rows}
     assert any(p.startswith("shape mismatch in") for p in slugs)
     assert all("shape mismatch" in p for p in slugs)
     assert ix.prefiltered("KeyError: 'x'", text_tokens("KeyError: 'x'")) == []
@@ -149,7 +149,8 @@ def test_record_reader_gets_the_row_location() -> None:
 
     ix = LoadedIndex(data, reader=reader)
     assert ix.record(1)["id"] == recs[1]["id"]
-    assert calls == [("records/x.jsonl", 5, 7)]
+    assert ix.pattern(1) == recs[1]["messagePattern"]  # not in the row: read from the record
+    assert calls == [("records/x.jsonl", 5, 7)]  # once: the record is cached
     with pytest.raises(LookupError):
         LoadedIndex(data).record(0)
 

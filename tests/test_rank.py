@@ -22,6 +22,7 @@ def hit(**kw) -> Hit:  # type: ignore[no-untyped-def]
 def test_full_beats_partial_beats_variant_only() -> None:
     assert score(hit(), NONE) > score(hit(kind="partial", coverage=0.9), NONE) > score(hit(kind="partial", coverage=0.2), NONE)
     assert score(hit(), NONE) > score(hit(kind="variant", coverage=0.0), NONE)
+    assert score(hit(kind="variant"), NONE) > score(hit(kind="variant-mismatch"), NONE)
 
 
 def test_more_literal_text_ranks_higher() -> None:

@@ -24,7 +24,6 @@ _KNOWN = (
     ("id", index.ID),
     ("repo", index.REPO),
     ("errorType", index.ERROR_TYPE),
-    ("messagePattern", index.PATTERN),
     ("backgroundTag", index.TAG),
     ("siteKind", index.KIND),
     ("errorCode", index.CODE),
@@ -193,23 +192,22 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
             for n, ix in enumerate(ds.indexes):
                 matched_rows = set()
                 for i in ix.prefiltered(cand.text, tokens):
-                    row = ix.row(i)
-                    m = index.search(row[index.PATTERN], cand.text)
+                    m = index.search(ix.pattern(i), cand.text)
                     if m is None:
                         continue
                     matched_rows.add(i)
-                    kind, coverage = _coverage(cand.text, m.start(), m.end(), row[index.KIND])
+                    kind, coverage = _coverage(cand.text, m.start(), m.end(), ix.row(i)[index.KIND])
                     hit = _hit(ix, i, cand, item, kind, coverage)
                     groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
                     found.append(_Found(rank.score(hit, evidence), n, i, cand, groups, kind))
                 if cand.variant:
-                    rendered = cand.text != cand.message or cand.form != "debug" or bool(ds.templates(cand.variant))
+                    # Same variant, pattern not matched: with a known template the message was
+                    # rebuilt and simply is another site's (weak); without one the name is all there is.
+                    kind = "variant-mismatch" if ds.templates(cand.variant) else "variant"
                     for i in ix.variant_rows(cand.variant):
-                        if i in matched_rows:
-                            continue
-                        hit = _hit(ix, i, cand, item, "variant", 0.0 if rendered else 0.5)
-                        score = rank.score(hit, evidence) - (0.1 if rendered else 0.0)
-                        found.append(_Found(max(0.0, score), n, i, cand, (), "variant"))
+                        if i not in matched_rows:
+                            hit = _hit(ix, i, cand, item, kind, 0.0)
+                            found.append(_Found(rank.score(hit, evidence), n, i, cand, (), "variant"))
     return found
 
 
@@ -223,7 +221,7 @@ def _to_match(ds: Dataset, f: _Found) -> Match:
     groups = dict(f.groups)
     captures: Dict[str, str] = {k: v for k, v in f.candidate.captures.items() if k not in groups}
     captures.update(groups)
-    for alias, value in aliases(row[index.PATTERN], groups).items():
+    for alias, value in aliases(ix.pattern(f.row), groups).items():
         captures.setdefault(alias, value)
     fix, i = ix, f.row
     view = RecordView(known, lambda: fix.record(i))
@@ -257,7 +255,7 @@ def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, rep
     for f in ordered:
         if f.score < min_score:
             break
-        pattern = ds.indexes[f.ix].row(f.row)[index.PATTERN]
+        pattern = ds.indexes[f.ix].pattern(f.row)
         if pattern in patterns:  # the same template at another site adds nothing
             continue
         patterns.add(pattern)

@@ -17,6 +17,7 @@ On-disk format 1 (JSON; see docs/design.md)::
      "byVariant": {variantName: [row, ...]}, "scan": [row, ...],
      "records": ["[id, repo, errorType, pattern, fileIndex, byteOffset, byteLength, key, literals,
                    variantName, versionSet, backgroundTag, siteKind, errorCode, pulledInBy, errorClass]", ...],
+     # pattern is null in file-backed rows: ``LoadedIndex.pattern`` reads it from the record
      "inline": [record, ...]}                   # only when built without locations
 
 Each row is stored as its own JSON *string* and parsed only when the prefilter selects it:
@@ -336,7 +337,9 @@ def build_index(
                 str(rec.get("id", "")),
                 str(rec.get("repo", "")),
                 str(rec.get("errorType", "exception")),
-                str(rec.get("messagePattern") or ""),
+                # File-backed rows leave the pattern in the record line: it is read only for
+                # rows whose literals all occur in a text, and the index stays a third smaller.
+                str(rec.get("messagePattern") or "") if locations is None else None,
                 file_index,
                 offset,
                 length,
@@ -457,6 +460,7 @@ class LoadedIndex:
         self._variant_table: List[list] = data.get("variants", [])
         self._variants: Optional[Dict[str, List[VariantInfo]]] = None
         self._inline: Optional[List[Mapping[str, Any]]] = data.get("inline")
+        self._records: Dict[int, Mapping[str, Any]] = {}
         self._reader = reader
         keys = data.get("keys", {})
         self.exact: Mapping[str, List[int]] = keys.get("exact", {})
@@ -530,8 +534,18 @@ class LoadedIndex:
         """Every release label this index knows for ``repo``."""
         return list(self._repo_labels.get(repo, ()))
 
+    def pattern(self, i: int) -> str:
+        """Row ``i``'s messagePattern (from the row, else from its record line)."""
+        pattern = self.row(i)[PATTERN]
+        if pattern is None:
+            pattern = str(self.record(i).get("messagePattern") or "")
+        return pattern
+
     def record(self, i: int) -> Mapping[str, Any]:
-        """The full camelCase record of row ``i`` (one byte-range read for shipped data)."""
+        """The full camelCase record of row ``i`` (one byte-range read for shipped data, cached)."""
+        found = self._records.get(i)
+        if found is not None:
+            return found
         row = self.row(i)
         if row[FILE] < 0:
             if self._inline is None:
@@ -540,4 +554,6 @@ class LoadedIndex:
         if self._reader is None:
             raise LookupError("index has no reader for its files")
         wrapper = self._reader(self.files[row[FILE]], row[OFFSET], row[LENGTH])
-        return wrapper.get("record", wrapper) if isinstance(wrapper, Mapping) else wrapper
+        record = wrapper.get("record", wrapper) if isinstance(wrapper, Mapping) else wrapper
+        self._records[i] = record
+        return record

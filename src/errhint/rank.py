@@ -59,7 +59,9 @@ class Hit(NamedTuple):
     """What ranking needs about one record matched against one candidate."""
 
     kind: str
-    """``full`` (the pattern covers the message), ``partial`` or ``variant`` (name only)."""
+    """``full`` (the pattern covers the message), ``partial``, ``variant`` (only the Rust
+    variant name is known to agree) or ``variant-mismatch`` (same variant, but the message
+    rebuilt from its template does not match this record's pattern)."""
     coverage: float
     literal_chars: int
     repo: str
@@ -124,8 +126,10 @@ def score(hit: Hit, evidence: Evidence) -> float:
         s = 0.70
     elif hit.kind == "partial":
         s = 0.40 + 0.25 * hit.coverage
-    else:
+    elif hit.kind == "variant":
         s = 0.45
+    else:
+        s = 0.30
     s += 0.12 * min(hit.literal_chars, 60) / 60.0
     if hit.variant_agrees:
         s += 0.05
