@@ -158,3 +158,17 @@ def test_install_twice_prints_one_hint(run: Runner) -> None:
 def test_uninstall_in_a_program_removes_hints(run: Runner) -> None:
     proc = run("errhint.install()\nerrhint.uninstall()\nraise ValueError(MSG)\n")
     assert MARK not in proc.stderr and proc.returncode == 1
+
+
+def test_uninstall_before_lazy_imports_leaves_nothing(run: Runner) -> None:
+    """Surfaces waiting for logging/multiprocessing to be imported are withdrawn cleanly."""
+    proc = run("""
+        meta = list(sys.meta_path)
+        errhint.install()
+        assert "logging" not in sys.modules and "multiprocessing" not in sys.modules
+        errhint.uninstall()
+        import logging, multiprocessing.util
+        print(list(sys.meta_path) == meta, logging.getLogRecordFactory() is logging.LogRecord,
+              len(multiprocessing.util._afterfork_registry) == 0, sys.excepthook is sys.__excepthook__)
+    """)
+    assert proc.stdout.split() == ["True"] * 4, proc.stderr

@@ -140,6 +140,20 @@ def test_logging_configured_before_install(run: Runner) -> None:
     """)
 
 
+def test_logging_imported_after_install(run: Runner) -> None:
+    """errhint does not import logging itself (3 ms); it hooks it when the program does."""
+    compare(run, """
+        errhint.install()
+        assert "logging" not in sys.modules
+        import logging
+        logging.basicConfig()
+        try:
+            raise ValueError(MSG)
+        except ValueError:
+            logging.getLogger("app").exception("failed")
+    """)
+
+
 def test_pool_error_reraised_in_parent(run: Runner) -> None:
     """The worker's text only exists in the RemoteTraceback cause; the parent matches it."""
     compare(run, """

@@ -12,7 +12,7 @@ import sys
 import threading
 from typing import Any, Callable, Optional
 
-from errhint.hooks._safe import contained
+from errhint.hooks._safe import debug, report
 
 Callback = Callable[[Any], Any]
 
@@ -65,7 +65,12 @@ class Watch:
 
     def fire(self, module: Any) -> None:
         self.cancel()
-        contained(f"after import {self.name}", self.callback, module)
+        try:  # not ``contained``: an import inside errhint's own work must still install
+            self.callback(module)
+        except Exception as err:
+            if debug():
+                raise
+            report(err, f"after import {self.name}")
 
     def cancel(self) -> None:
         try:

@@ -10,10 +10,13 @@ silent pass-through. Both are thread-safe.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import sys
 import threading
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from errhint.hooks._postimport import Watch, when_imported
 from errhint.hooks._safe import contained
 
 SURFACES: Tuple[str, ...] = (
@@ -37,8 +40,12 @@ _MODULES: Dict[str, str] = {
     "ipython": "errhint.hooks.ipython",
 }
 
+_TRIGGERS: Dict[str, str] = {"logging": "logging", "asyncio": "logging"}
+"""Surfaces installed only once their module is imported (``logging`` costs about 3 ms)."""
+
 _lock = threading.RLock()
 _installed: List[str] = []
+_pending: Dict[str, Watch] = {}
 
 
 def _surfaces(surfaces: Optional[Iterable[str]]) -> List[str]:
@@ -49,6 +56,17 @@ def _surfaces(surfaces: Optional[Iterable[str]]) -> List[str]:
     if unknown:
         raise ValueError(f"unknown errhint surface(s): {', '.join(unknown)}; known: {', '.join(SURFACES)}")
     return chosen
+
+
+def _install_now(name: str) -> bool:
+    module = importlib.import_module(_MODULES[name])
+    return bool(contained(f"install {name}", module.install))  # type: ignore[attr-defined]
+
+
+def _install_later(name: str, _module: object) -> None:
+    # no _lock here: this runs inside another thread's import, which must not wait on us
+    if _pending.pop(name, None) is not None:
+        _install_now(name)
 
 
 def install(*, surfaces: Optional[Iterable[str]] = None, **options: Any) -> List[str]:
@@ -68,8 +86,14 @@ def install(*, surfaces: Optional[Iterable[str]] = None, **options: Any) -> List
         for name in chosen:
             if name in _installed:
                 continue
-            module = importlib.import_module(_MODULES[name])
-            if contained(f"install {name}", module.install):  # type: ignore[attr-defined]
+            trigger = _TRIGGERS.get(name)
+            if trigger is not None and trigger not in sys.modules:
+                watch = when_imported(trigger, functools.partial(_install_later, name))
+                if watch is not None:
+                    _pending[name] = watch
+                    _installed.append(name)
+                    continue
+            if _install_now(name):
                 _installed.append(name)
         return list(_installed)
 
@@ -80,6 +104,11 @@ def uninstall() -> List[str]:
     with _lock:
         while _installed:
             name = _installed.pop()
+            watch = _pending.pop(name, None)
+            if watch is not None:  # its module was never imported: nothing was hooked
+                watch.cancel()
+                restored.append(name)
+                continue
             module = importlib.import_module(_MODULES[name])
             if contained(f"uninstall {name}", module.uninstall):  # type: ignore[attr-defined]
                 restored.append(name)
@@ -87,6 +116,6 @@ def uninstall() -> List[str]:
 
 
 def installed() -> List[str]:
-    """The surfaces ``install()`` has installed and ``uninstall()`` has not removed."""
+    """The surfaces ``install()`` has installed (or will, on import) and ``uninstall()`` has not removed."""
     with _lock:
         return list(_installed)
