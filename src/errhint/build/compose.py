@@ -1,0 +1,268 @@
+"""Each record's own text: its family's remediation, specialised with the facts of the site.
+
+Facts used: the crate, the enclosing function, the file, the operation names that reach a burn
+check, the variant, how the error reaches Python (a ``ValueError`` from candle-nn, a
+``PanicException`` from pyburn), the releases that have the message, and the capture groups of
+the pattern (``{dtype}`` in family text becomes the record's own dtype group, or a fallback
+phrase when the message has no such value).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, Sequence
+
+from errhint.build.families import FACT, ROLE
+from errhint.build.merge import Draft
+from errhint.build.sites import PANIC_KINDS
+from errhint.build.template import Placeholder, Template
+
+# capture role → words that identify it (in a group name or in the literal word before it)
+ROLE_WORDS: Dict[str, Sequence[str]] = {
+    "dtype": ("dtype", "dt", "ty", "dtypes", "type", "precision"),
+    "op": ("op", "ops", "op_name", "operation", "kernel", "name"),
+    "lhs": ("lhs", "l", "left", "a"),
+    "rhs": ("rhs", "r", "right", "b"),
+    "shape": ("shape", "dims", "shapes", "layout", "size"),
+    "src_shape": ("src_shape", "src", "from"),
+    "dst_shape": ("dst_shape", "dst", "to", "target"),
+    "dim": ("dim", "axis", "dimension"),
+    "device": ("device", "dev", "location"),
+    "path": ("path", "file", "filename", "dir"),
+    "name": ("name", "key", "tensor_name", "var"),
+    "index": ("index", "idx", "id", "ids"),
+    "len": ("len", "length", "count"),
+    "start": ("start", "offset", "begin"),
+}
+
+NEUTRAL = {
+    "dtype": "the tensor's dtype",
+    "op": "the operation",
+    "lhs": "the left operand",
+    "rhs": "the right operand",
+    "shape": "the tensor's shape",
+    "src_shape": "the source shape",
+    "dst_shape": "the target shape",
+    "dim": "the dimension",
+    "device": "the device",
+    "path": "the file",
+    "name": "the requested name",
+    "index": "the index",
+    "len": "the requested length",
+    "start": "the start offset",
+}
+
+REPO_NAMES = {
+    "huggingface/candle": "candle",
+    "tracel-ai/burn": "burn",
+    "KwachOjunga/wrap-burn": "pyburn",
+}
+
+
+def roles_of(tpl: Template) -> Dict[str, str]:
+    """Map capture roles to this template's group names (first match wins)."""
+    out: Dict[str, str] = {}
+    prev = ""
+    for p in tpl.pieces:
+        if isinstance(p, str):
+            prev = p
+            continue
+        assert isinstance(p, Placeholder)
+        words = [p.group.lower(), re.sub(r"_\d+$", "", p.group.lower())]
+        if p.field is not None and not p.field.isdigit():
+            words.append(p.field.lower())
+        tail = re.findall(r"[A-Za-z_]+", prev)
+        if tail and prev.rstrip() == prev.rstrip(" :=(") and len(prev) - len(prev.rstrip()) <= 1:
+            words.append(tail[-1].lower())
+        elif tail:
+            words.append(tail[-1].lower())
+        for role, names in ROLE_WORDS.items():
+            if role not in out and any(w in names for w in words):
+                out[role] = p.group
+                break
+        prev = ""
+    return out
+
+
+def fill_roles(text: str, roles: Dict[str, str]) -> str:
+    def sub(m: "re.Match[str]") -> str:
+        role, fallback = m.group(1), m.group(2)
+        if role in roles:
+            return "{" + roles[role] + "}"
+        if fallback is not None:
+            return fallback
+        return NEUTRAL.get(role, "the value")
+
+    return ROLE.sub(sub, text)
+
+
+def fill_facts(text: str, facts: Dict[str, str]) -> str:
+    return FACT.sub(lambda m: facts.get(m.group(1), m.group(0)), text)
+
+
+def _where(draft: Draft) -> str:
+    site = draft.site
+    fn = f"`{site.fn}`" if site.fn else "module-level code"
+    return f"{fn} in {site.path}"
+
+
+def _code_list(names: Sequence[str], limit: int = 4) -> str:
+    names = list(names)
+    shown = ", ".join(f"`{n}`" for n in names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def site_sentence(draft: Draft) -> str:
+    """One sentence saying where and how this message is produced."""
+    site = draft.site
+    crate = site.crate or REPO_NAMES.get(draft.repo, draft.repo)
+    kind = site.kind
+    var = site.variant or {}
+    vname = f"{var.get('enum')}::{var.get('name')}" if var else ""
+    if kind in ("error_variant", "display_arm"):
+        raised = sorted({fn for _, _, fn in draft.raised_at if fn})
+        s = f"This is the Display text of `{vname}`, a variant of {crate}'s error type ({site.path})"
+        if raised:
+            s += f"; it is raised from {_code_list(raised)}"
+        elif draft.raised_at:
+            s += f"; it is raised at {len(draft.raised_at)} place(s)"
+        return s + "."
+    if kind == "variant_construction":
+        if var.get("display"):
+            return f"{crate} raises `{vname}` with this text from {_where(draft)}."
+        return f"{crate} raises `{vname}` from {_where(draft)}; the enum has no Display, so users read it through its Debug form `{var.get('name')}(...)`."
+    if kind == "tensor_check":
+        ops = draft.tags
+        target = f"the {_code_list(ops)} operation{'s' if len(ops) > 1 else ''}" if ops else "a tensor operation"
+        return f"burn validates the arguments of {target} before running it (`{site.fn or 'TensorCheck'}` in {site.path}); this reason is listed in the \"Tensor Operation Error\" report when the check fails."
+    if kind == "pyerr":
+        cls = site.error_class or "Exception"
+        return f"The Python binding ({crate}) raises `{cls}` with this message from {_where(draft)}."
+    if kind == "python_raise":
+        cls = site.error_class or "Exception"
+        return f"The Python code of the binding raises `{cls}` with this message ({_where(draft)})."
+    verbs = {
+        "bail": "returns this error",
+        "msg": "returns this error",
+        "string_error": "returns this message as an error",
+        "io_error": "returns this I/O error",
+        "panic": "panics with this message",
+        "unimplemented": "panics with `not implemented: ` and this text, marking an unimplemented case",
+        "todo": "panics with `not yet implemented: ` and this text, marking a case left for later",
+        "unreachable": "panics with `internal error: entered unreachable code: ` and this text, for a state it considers impossible",
+        "assert": "asserts a condition and panics with this message when it is false",
+        "assert_eq": "compares two values and panics with this message (followed by the left/right values) when they differ",
+        "expect": "expects the previous step to succeed and panics with this message (followed by the underlying error) otherwise",
+    }
+    verb = verbs.get(kind, "reports this error")
+    return f"{crate} {verb} in {_where(draft)}."
+
+
+def surfacing_sentence(draft: Draft, error_type: str) -> str:
+    """How the message reaches a Python user of the bindings."""
+    site = draft.site
+    if error_type == "compile":
+        return "It is reported while compiling Rust code, never at run time."
+    if draft.repo == "huggingface/candle":
+        if site.kind in ("pyerr", "python_raise"):
+            return f"Python code catches it as `{site.error_class or 'Exception'}`."
+        if error_type == "panic":
+            return "From the `candle` Python package a Rust panic arrives as `pyo3_runtime.PanicException`, which derives from BaseException, so `except Exception` does not catch it."
+        var = site.variant or {}
+        if var.get("name"):
+            return f"The `candle` Python package raises it as `ValueError`; candle-nn 0.4.2 shows the Rust Debug form (`{var.get('name')}(...)` / `{var.get('name')} {{ ... }}`), newer releases the text above."
+        return "The `candle` Python package raises it as `ValueError` with this text (candle-nn 0.4.2 wraps it as `Msg(\"...\")`, the Rust Debug form)."
+    if draft.repo == "tracel-ai/burn":
+        if error_type == "panic":
+            return "In pyburn a burn panic surfaces as `pyo3_runtime.PanicException` (a BaseException subclass, not caught by `except Exception`) whose text contains this message."
+        return "burn returns it as an error value; where pyburn unwraps it, Python sees a `PanicException` containing this text or the variant's Debug form."
+    if site.kind in ("pyerr", "python_raise"):
+        return f"Python code catches it as `{site.error_class or 'Exception'}`."
+    if error_type == "panic":
+        return "It surfaces in Python as `pyo3_runtime.PanicException`, a BaseException subclass."
+    return ""
+
+
+def keyword(draft: Draft) -> str:
+    """A stable piece of the message to test for in ``except`` blocks."""
+    var = draft.site.variant or {}
+    if var.get("name") and draft.repo == "huggingface/candle" and draft.site.kind in ("error_variant", "display_arm", "variant_construction"):
+        return str(var["name"])
+    runs = [p.strip() for p in draft.template.pieces if isinstance(p, str)]
+    runs = [r for r in runs if r]
+    best = max(runs, key=len) if runs else draft.template.literal.strip()
+    best = best.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return best[:60]
+
+
+def try_catch(draft: Draft, error_type: str) -> Optional[str]:
+    kw = keyword(draft)
+    if error_type == "compile":
+        return None
+    if error_type == "panic":
+        return (
+            "try:\n    result = run_step()\n"
+            "except BaseException as exc:  # pyo3_runtime.PanicException is not an Exception subclass\n"
+            f"    if type(exc).__name__ != \"PanicException\" or \"{kw}\" not in str(exc):\n        raise\n"
+            "    result = fallback_step()"
+        )
+    cls = draft.site.error_class or ("ValueError" if draft.repo == "huggingface/candle" else "Exception")
+    return (
+        f"try:\n    result = run_step()\nexcept {cls} as exc:\n"
+        f"    if \"{kw}\" not in str(exc):\n        raise\n"
+        "    result = fallback_step()"
+    )
+
+
+def version_note(draft: Draft, newest: Dict[str, str], all_labels: Dict[str, List[str]]) -> Optional[str]:
+    """A solution line when the message is gone from, or new in, the newest release."""
+    latest = newest.get(draft.repo)
+    labels = all_labels.get(draft.repo, [])
+    if latest is None or len(labels) < 2:
+        return None
+    name = REPO_NAMES.get(draft.repo, draft.repo)
+    if latest not in draft.versions:
+        return f"This message exists up to {name} {draft.versions[-1]} and is gone in {latest}: upgrading changes or removes this check, so re-test after upgrading"
+    return None
+
+
+def compose(draft: Draft, family: Dict[str, Any], error_type: str, newest: Dict[str, str], all_labels: Dict[str, List[str]]) -> Dict[str, Any]:
+    """The text fields of one record."""
+    roles = roles_of(draft.template)
+    site = draft.site
+    facts = {
+        "fn": site.fn or "this function",
+        "crate": site.crate,
+        "file": site.path,
+        "ops": ", ".join(draft.tags) if draft.tags else (site.fn or "the operation"),
+    }
+
+    def render(text: str) -> str:
+        return fill_facts(fill_roles(text, roles), facts)
+
+    doc = " ".join(x for x in (site_sentence(draft), render(family["documentation"]), surfacing_sentence(draft, error_type)) if x)
+    trigger = render(family["triggerScenarios"])
+    if site.fn and site.kind not in ("error_variant", "display_arm"):
+        trigger += f" In {site.crate} the check sits in `{site.fn}`" + (f", reached from {_code_list(draft.tags)}." if draft.tags else ".")
+    elif site.kind in ("error_variant", "display_arm") and draft.raised_at:
+        fns = sorted({fn for _, _, fn in draft.raised_at if fn})
+        if fns:
+            trigger += f" {site.crate} raises it from {_code_list(fns)}."
+    solutions = [render(s) for s in family["solutions"]]
+    note = version_note(draft, newest, all_labels)
+    if note:
+        solutions.append(note)
+    fix = family["exampleFix"]
+    if isinstance(fix, dict):
+        repo_key = "tracel-ai/burn" if draft.repo == "KwachOjunga/wrap-burn" else draft.repo
+        fix = fix.get(repo_key) or fix.get("default") or next(iter(fix.values()))
+    return {
+        "documentation": doc,
+        "triggerScenarios": trigger,
+        "commonSituations": render(family["commonSituations"]),
+        "solutions": solutions,
+        "exampleFix": fix,
+        "handlingStrategy": family["handlingStrategy"],
+        "preventionTips": [render(t) for t in family["preventionTips"]],
+        "tryCatchPattern": try_catch(draft, error_type),
+    }

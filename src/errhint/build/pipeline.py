@@ -1,0 +1,186 @@
+"""The whole build: sources → sites → drafts → records → gates → ``errhint_data/`` + docs.
+
+Inputs are the pinned revisions in ``curation/sources.json`` (read from bare git mirrors) and
+the curation files (families, negatives, seeds, per-site texts).  The output is identical byte
+for byte for identical inputs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import regex
+
+from errhint.build import coverage as coverage_mod
+from errhint.build.emit import dataset_version, write_dataset
+from errhint.build.families import Catalogue
+from errhint.build.gates import Gates, load_negatives
+from errhint.build.hot import hot_sites
+from errhint.build.merge import Draft, merge
+from errhint.build.records import apply_curated, build_record, example, message_text
+from errhint.build.scan import FactsCache, SnapshotResult, scan_snapshot
+from errhint.build.sources import Source, load_sources, mirror_for
+
+
+class BuildError(Exception):
+    """A gate or coverage requirement failed; nothing usable was produced."""
+
+
+@dataclass
+class BuildReport:
+    dataset_version: str
+    records: int
+    dropped: Counter
+    rows: List[coverage_mod.Row]
+    seconds: float
+    out: Path
+    size_bytes: int
+    families: Counter = field(default_factory=Counter)
+
+
+def load_seed_lines(path: Path) -> List[str]:
+    return [line + "\n" for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def load_curated(directory: Path) -> Dict[str, Dict[str, Any]]:
+    """``curation/sites/*.jsonl``: id → text fields (files applied in name order)."""
+    out: Dict[str, Dict[str, Any]] = {}
+    if not directory.is_dir():
+        return out
+    for path in sorted(directory.glob("*.jsonl")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BuildError(f"{path}:{n}: not JSON ({exc})") from None
+            rid = obj.pop("id", None)
+            if not isinstance(rid, str):
+                raise BuildError(f"{path}:{n}: missing 'id'")
+            out.setdefault(rid, {}).update(obj)
+    return out
+
+
+def _gate_category(reason: str) -> str:
+    if reason.startswith("matches an unrelated"):
+        return "gate: matches an unrelated message"
+    if reason.startswith("slower"):
+        return "gate: slower than 1 ms on adversarial input"
+    if reason.startswith("does not match"):
+        return "gate: pattern misses its own example"
+    return "gate: " + reason
+
+
+def _vocabulary(drafts: Sequence[Draft]) -> List[str]:
+    words = set()
+    for d in drafts:
+        words.update(re.findall(r"[A-Za-z_]{3,}", d.template.literal))
+    return sorted(words)
+
+
+def build(
+    root: Path,
+    mirror_root: Path,
+    out: Path,
+    docs: Optional[Path],
+    build_command: str,
+    timing_gate: bool = True,
+    log: Any = print,
+) -> BuildReport:
+    t0 = time.perf_counter()
+    curation = root / "curation"
+    sources = load_sources(curation / "sources.json")
+    cache = FactsCache()
+    results: List[SnapshotResult] = []
+    for src in sources:
+        mirror = mirror_for(mirror_root, src)
+        if not mirror.exists():
+            raise BuildError(f"mirror missing for {src.repo}: {mirror.git_dir}")
+        res = scan_snapshot(src, mirror, cache)
+        log(f"scanned {src.repo} {src.label}: {res.files_scanned} files, {len(res.sites)} sites")
+        results.append(res)
+    drafts = merge(results)
+    seed_lines = load_seed_lines(curation / "seeds.jsonl")
+    seeds = [json.loads(line)["record"] for line in seed_lines]
+    catalogue = Catalogue.load(curation / "families.json")
+    negatives = load_negatives(curation / "negatives.txt")
+    curated = load_curated(curation / "sites")
+    gates = Gates(negatives, _vocabulary(drafts))
+    newest: Dict[str, str] = {}
+    labels: Dict[str, List[str]] = {}
+    for src in sources:
+        newest[src.repo] = src.label
+        labels.setdefault(src.repo, []).append(src.label)
+
+    seed_by_message = {(s["repo"], s["errorMessage"]): s for s in seeds}
+    seed_patterns = {s["id"]: regex.compile(s["messagePattern"], regex.DOTALL) for s in seeds}
+    redirect: Dict[str, str] = {}
+    records: List[Dict[str, Any]] = []
+    dropped: Dict[str, str] = {}
+    dropped_count: Counter = Counter()
+    for d in drafts:
+        seed = seed_by_message.get((d.repo, message_text(d)))
+        if seed is not None:
+            redirect[d.id] = seed["id"]
+            dropped_count["replaced by a seed record"] += 1
+            continue
+        tag = catalogue.assign(d)
+        rec = build_record(d, tag, catalogue.families[tag], newest, labels)
+        if rec["id"] in curated:
+            rec = apply_curated(rec, curated[rec["id"]])
+        result = gates.check(rec["messagePattern"], example(d), timing=timing_gate)
+        if not result.ok:
+            cat = _gate_category(result.reason or "")
+            dropped[d.id] = cat
+            dropped_count[cat] += 1
+            continue
+        records.append(rec)
+    ids = [r["id"] for r in records] + [s["id"] for s in seeds]
+    dup = [i for i, n in Counter(ids).items() if n > 1]
+    if dup:
+        raise BuildError(f"duplicate record ids: {dup[:5]}")
+    unknown = sorted({r["backgroundTag"] for r in records} - set(catalogue.families))
+    if unknown:
+        raise BuildError(f"records use families missing from the catalogue: {unknown}")
+    compiled = {r["id"]: regex.compile(r["messagePattern"], regex.DOTALL) for r in records}
+    compiled.update(seed_patterns)
+    rows = coverage_mod.measure(results, compiled, dropped, redirect)
+    low = [f"{r.repo} {r.label}: {r.share:.1%}" for r in rows if r.share < coverage_mod.MIN_SHARE]
+    if low:
+        raise BuildError("coverage below 90%: " + ", ".join(low))
+
+    inputs = [src.repo.encode() + b"@" + src.commit.encode() for src in sources]
+    for name in ("families.json", "negatives.txt", "seeds.jsonl"):
+        inputs.append((curation / name).read_bytes())
+    for path in sorted((curation / "sites").glob("*.jsonl")) if (curation / "sites").is_dir() else []:
+        inputs.append(path.read_bytes())
+    dv = dataset_version([r.date for r in results], inputs)
+
+    from errhint.index import build_index
+
+    manifest = write_dataset(
+        out,
+        records,
+        seed_lines,
+        catalogue.shipped(),
+        dv,
+        [s.as_manifest() for s in sources],
+        build_command,
+        build_index,
+    )
+    fam_counts = Counter(r["backgroundTag"] for r in records + seeds)
+    kind_counts = Counter(r.get("siteKind") or "seed" for r in records + seeds)
+    if docs is not None:
+        docs.mkdir(parents=True, exist_ok=True)
+        (docs / "coverage.md").write_text(coverage_mod.render(rows, build_command, fam_counts, kind_counts), encoding="utf-8")
+    hot = hot_sites(records, labels)
+    (curation / "hot_sites.jsonl").write_text("".join(json.dumps(h, ensure_ascii=False, separators=(",", ":")) + "\n" for h in hot), encoding="utf-8")
+    size = sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return BuildReport(dv, len(records) + len(seeds), dropped_count, rows, time.perf_counter() - t0, Path(out), size, fam_counts)
