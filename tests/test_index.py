@@ -13,10 +13,11 @@ from engine_support import fixture_records, record
 from errhint import index
 from errhint.index import (
     LoadedIndex,
-    bounded_words,
     build_index,
     choose_keys,
     edge_keys,
+    key_words,
+    literal_runs,
     required_literals,
     text_tokens,
 )
@@ -56,21 +57,33 @@ def test_required_literals_are_in_every_match() -> None:
             assert all(lit in example for lit in lits), (pattern, lits)
 
 
-def test_bounded_and_edge_words() -> None:
-    assert bounded_words("shape mismatch in ") == ["mismatch"]  # 'shape' touches the run start, 'in' is short
-    assert bounded_words(" for op ") == ["for"]
-    assert edge_keys("Overflow detected") == ["*Overflow", "detected*"]
-    assert edge_keys("Overflow") == []
-    assert edge_keys(" mid ") == []
+def test_literal_runs_know_the_pattern_edges() -> None:
+    assert literal_runs(r"metal col2im1d (.+?) not implemented") == (["metal col2im1d ", " not implemented"], True, True)
+    assert literal_runs(r"(?P<x>.+?) for op matmul") == ([" for op matmul"], False, True)
+    assert literal_runs(r"a?bc def") == (["bc def"], False, True)  # 'a' may precede 'bc'
+    assert literal_runs(r"abc+") == (["abc"], True, False)
+    assert literal_runs(r"shape (?P<a>.+?)\.(?: tail)?") == (["shape ", "."], True, False)
+
+
+def test_key_words_and_edge_keys() -> None:
+    # the pattern's own start and end bound a word; a group next to a run does not
+    assert key_words(literal_runs(r"metal col2im1d (.+?) not implemented")) == [
+        "metal", "col2im1d", "metal col2im1d", "not", "implemented", "not implemented"]
+    # 'op' is shorter than a token, so 'for matmul' is a pair, as in the text's token list
+    assert key_words(literal_runs(r"(?P<op>.+?) for op matmul")) == ["for", "matmul", "for matmul"]
+    assert key_words(literal_runs(r"(?P<a>.+?)shape mismatch in (?P<op>.+)")) == ["mismatch"]
+    assert edge_keys(literal_runs(r"(?P<a>.+?)Overflow detected(?P<b>.+)")) == ["*Overflow", "detected*"]
+    assert edge_keys(literal_runs(r"(?P<a>.+?)Overflow(?P<b>.+)")) == []
+    assert edge_keys(literal_runs(r"Overflow detected")) == []  # both words are keys already
 
 
 def test_keys_prefer_rare_words() -> None:
-    lits = [["shape mismatch in matmul now"], ["shape mismatch in cat now"], ["a shape mismatch in now"]]
-    keys = choose_keys(lits)
-    assert keys[0] == "matmul" and keys[1] == "cat"
-    assert keys[2] == "shape"  # bounded only here, so rarer than 'mismatch' (in all three)
-    assert choose_keys([["Overflow"]]) == [None]
-    assert choose_keys([["Overflow detected"]])[0] in ("*Overflow", "detected*")
+    pats = [r"shape mismatch in matmul (?P<a>.+)", r"shape mismatch in cat (?P<a>.+)", r"(?P<a>.+?)a shape mismatch in(?P<b>.+)"]
+    keys = choose_keys([literal_runs(p) for p in pats])
+    assert keys[0] == "mismatch matmul" and keys[1] == "mismatch cat"  # rarest; the pair beats the word on length
+    assert keys[2] == "shape mismatch"  # 'mismatch' is in all three, the pair only here
+    assert choose_keys([literal_runs(r"(?P<a>.+?)Overflow(?P<b>.+)")]) == [None]
+    assert choose_keys([literal_runs(r"(?P<a>.+?)Overflow detected(?P<b>.+)")])[0] in ("*Overflow", "detected*")
 
 
 def test_build_index_format_and_determinism() -> None:
@@ -109,6 +122,11 @@ def _loaded(recs: List[Dict[str, Any]]) -> LoadedIndex:
     return LoadedIndex(build_index(recs))
 
 
+def test_text_tokens_have_words_and_pairs() -> None:
+    assert text_tokens("shape mismatch in matmul, lhs: [2]") == {
+        "shape", "mismatch", "matmul", "lhs", "shape mismatch", "mismatch matmul", "matmul lhs"}
+
+
 def test_prefilter_selects_by_key_and_literals() -> None:
     ix = _loaded(fixture_records())
     text = "shape mismatch in matmul, lhs: [2, 3], rhs: [4, 2]"
@@ -121,14 +139,15 @@ def test_prefilter_selects_by_key_and_literals() -> None:
 
 def test_prefilter_edge_keys_and_scan_list() -> None:
     recs = [
-        record("a/b", "Overflow detected", "Overflow detected"),
-        record("a/b", "Underflow", "Underflow"),
+        record("a/b", "{} Overflow detected {}", r"(?P<a>.+?) Overflow detected (?P<b>.+)"),
+        record("a/b", "{}Underflow{}", r"(?P<a>.+?)Underflow(?P<b>.+)"),
+        record("a/b", "Overflow", r"Overflow"),
     ]
     ix = _loaded(recs)
-    assert ix.row(0)[index.KEY] in ("*Overflow", "detected*") and ix.scan == [1]
-    glued = "IntOverflow detectedX"
-    assert ix.prefiltered(glued, text_tokens(glued)) == [0]
-    assert ix.prefiltered("Underflow here", text_tokens("Underflow here")) == [1]
+    assert ix.row(0)[index.KEY] == "Overflow detected" and ix.scan == [1]
+    assert ix.row(2)[index.KEY] == "Overflow"
+    assert ix.prefiltered("x Overflow detected y", text_tokens("x Overflow detected y")) == [0, 2]
+    assert ix.prefiltered("xUnderflowy", text_tokens("xUnderflowy")) == [1]
 
 
 def test_excluded_ids_are_not_indexed() -> None:
@@ -223,5 +242,15 @@ def test_prefilter_never_drops_a_match(templates: List[List[Any]], data: Any) ->
         prefix = data.draw(st.sampled_from(["", "glued", "x ", "\n"]))
         suffix = data.draw(st.sampled_from(["", "glued", " tail", "\n"]))
         text = prefix + "".join(p if p is not None else (data.draw(_VALUES) or "v") for p in parts) + suffix
-        if re.search(recs[i]["messagePattern"], text, re.DOTALL):
+        m = re.search(recs[i]["messagePattern"], text, re.DOTALL)
+        if m and _on_word_boundaries(text, m.start(), m.end()):
             assert i in ix.prefiltered(text, text_tokens(text)), (recs[i]["messagePattern"], text)
+
+
+def _on_word_boundaries(text: str, start: int, end: int) -> bool:
+    def word(ch: str) -> bool:
+        return ch.isascii() and (ch.isalnum() or ch == "_")
+
+    return (start == 0 or not word(text[start - 1]) or not word(text[start])) and (
+        end == len(text) or not word(text[end]) or not word(text[end - 1])
+    )

@@ -140,7 +140,7 @@ def _coverage(text: str, start: int, end: int, site_kind: Optional[str]) -> Tupl
     region = len(text[line_start:line_end].strip()) or 1
     coverage = min(1.0, (end - start) / region)
     leftover = before + after
-    if not any(ch.isalnum() for ch in leftover):
+    if not any(ch.isalnum() or ch == "_" for ch in leftover):
         return "full", 1.0
     return "partial", coverage
 

@@ -54,8 +54,26 @@ _QUANT_OPTIONAL = {"?", "*"}
 # --------------------------------------------------------------------------- literals
 
 
+class Runs(NamedTuple):
+    """Required literal runs of a pattern, in pattern order."""
+
+    runs: List[str]
+    at_start: bool
+    """The first run begins the pattern (nothing can match before it but the text's own start)."""
+    at_end: bool
+    """The last run ends the pattern."""
+
+
+_NO_RUNS = Runs([], False, False)
+
+
 def required_literals(pattern: str) -> List[str]:
-    """Literal runs that every match of ``pattern`` must contain, longest first.
+    """Literal runs that every match of ``pattern`` must contain, longest first."""
+    return sorted(set(literal_runs(pattern).runs), key=lambda r: (-len(r), r))
+
+
+def literal_runs(pattern: str) -> Runs:
+    """The literal runs every match of ``pattern`` must contain, in order.
 
     Conservative by construction: anything not understood ends the current run, groups are
     never descended into, a top-level alternation or a case-insensitive/verbose flag yields
@@ -64,6 +82,7 @@ def required_literals(pattern: str) -> List[str]:
     runs: List[str] = []
     cur: List[str] = []
     i, n = 0, len(pattern)
+    first_pos = -1  # pattern position of the first character of the first run
 
     def flush() -> None:
         if cur:
@@ -71,10 +90,10 @@ def required_literals(pattern: str) -> List[str]:
             cur.clear()
 
     while i < n:
-        ch = pattern[i]
+        ch, tok = pattern[i], i
         if ch == "\\":
             if i + 1 >= n:
-                return []
+                return _NO_RUNS
             nxt = pattern[i + 1]
             i += 2
             if nxt in _ESCAPED_LITERALS:
@@ -86,10 +105,12 @@ def required_literals(pattern: str) -> List[str]:
             else:
                 char = nxt
             i = _add_char(pattern, i, char, cur, flush)
+            if first_pos < 0 and (cur or runs):
+                first_pos = tok
             continue
         if ch == "(":
             if pattern.startswith("(?", i) and _flag_group_disables_literals(pattern, i):
-                return []
+                return _NO_RUNS
             flush()
             i = _skip_quantifier(pattern, _skip_group(pattern, i))
             continue
@@ -98,20 +119,18 @@ def required_literals(pattern: str) -> List[str]:
             i = _skip_quantifier(pattern, _skip_class(pattern, i))
             continue
         if ch == "|":
-            return []
-        if ch in ".^$)":
+            return _NO_RUNS
+        if ch in ".^$)?*+{":
+            # ``.``/anchors/a stray quantifier or brace: not literal text
             flush()
-            i = _skip_quantifier(pattern, i + 1)
-            continue
-        if ch in "?*+{":
-            # A quantifier with nothing quantifiable before it (or an unparsed brace).
-            flush()
-            i += 1
+            i = _skip_quantifier(pattern, i + 1) if ch in ".^$)" else i + 1
             continue
         i = _add_char(pattern, i + 1, ch, cur, flush)
+        if first_pos < 0 and (cur or runs):
+            first_pos = tok
+    at_end = bool(cur)
     flush()
-    out = sorted({r for r in runs if r}, key=lambda r: (-len(r), r))
-    return out
+    return Runs(runs, first_pos == 0, at_end)
 
 
 def _add_char(pattern: str, i: int, char: str, cur: List[str], flush: Any) -> int:
@@ -216,35 +235,54 @@ def _flag_group_disables_literals(pattern: str, i: int) -> bool:
 # --------------------------------------------------------------------------- keys
 
 
-def bounded_words(literal: str) -> List[str]:
-    """Words of ``literal`` that have a non-word character on both sides *inside* it.
+def key_words(runs: Runs) -> List[str]:
+    """Keys that occur among the tokens of every text the pattern matches on word boundaries.
 
-    Only such a word is guaranteed to appear as a whole token in any text the pattern
-    matches; a word at the edge of a run may be glued to captured text.
+    A word (at least ``MIN_KEY_LEN`` characters) qualifies when a non-word character of the
+    pattern's own literal text, or the pattern's start/end, is on each side of it; a word at
+    the edge of a run next to a group may be glued to captured text, so it does not. Two
+    qualifying words that follow each other in a run also give the pair key ``"w1 w2"``
+    (shorter words between them are skipped, as the text's tokens skip them): pairs are far
+    rarer than single words, so they keep the candidate lists short in large datasets.
+    (A match that starts or ends inside a word, e.g. ``for op matmul`` within
+    ``for op matmul_v2``, is not a match of that message anyway; the prefilter may skip it.)
     """
-    out = []
-    for m in _WORD.finditer(literal):
-        if m.start() > 0 and m.end() < len(literal) and len(m.group()) >= MIN_KEY_LEN:
-            out.append(m.group())
+    out: List[str] = []
+    last = len(runs.runs) - 1
+    for r, literal in enumerate(runs.runs):
+        previous: Optional[str] = None
+        for m in _WORD.finditer(literal):
+            word = m.group()
+            if len(word) < MIN_KEY_LEN:
+                continue
+            left = m.start() > 0 or (r == 0 and runs.at_start)
+            right = m.end() < len(literal) or (r == last and runs.at_end)
+            if left and right:
+                out.append(word)
+                if previous is not None:
+                    out.append(f"{previous} {word}")
+                previous = word
+            else:
+                previous = None
     return out
 
 
-def edge_keys(literal: str) -> List[str]:
-    """Keys for words at the edge of a run: ``*word`` (a token ends with it), ``word*`` (starts with it).
-
-    A run's first word may be glued to text before it, so every matching text has a token
-    *ending* with that word; symmetrically for the last word.  A run that is one bare word
-    gives no key (it may sit anywhere inside a token).
-    """
+def edge_keys(runs: Runs) -> List[str]:
+    """Keys for words at a run's edge next to a group: ``*word`` (a token of the text ends
+    with it) and ``word*`` (a token starts with it). A run that is one bare word gives none."""
     out = []
-    words = list(_WORD.finditer(literal))
-    if not words:
-        return out
-    first, last = words[0], words[-1]
-    if first.start() == 0 and first.end() < len(literal) and len(first.group()) >= MIN_KEY_LEN:
-        out.append("*" + first.group())
-    if last.end() == len(literal) and last.start() > 0 and len(last.group()) >= MIN_KEY_LEN:
-        out.append(last.group() + "*")
+    last = len(runs.runs) - 1
+    for r, literal in enumerate(runs.runs):
+        words = list(_WORD.finditer(literal))
+        if not words:
+            continue
+        first, final = words[0], words[-1]
+        if first.start() == 0 and not (r == 0 and runs.at_start) and first.end() < len(literal):
+            if len(first.group()) >= MIN_KEY_LEN:
+                out.append("*" + first.group())
+        if final.end() == len(literal) and not (r == last and runs.at_end) and final.start() > 0:
+            if len(final.group()) >= MIN_KEY_LEN:
+                out.append(final.group() + "*")
     return out
 
 
@@ -258,20 +296,23 @@ def key_bucket(key: str) -> Tuple[str, str]:
 
 
 def text_tokens(text: str) -> set:
-    """Every maximal word of at least ``MIN_KEY_LEN`` characters in ``text``."""
-    return set(_TOKENS.findall(text))
+    """Every maximal word of at least ``MIN_KEY_LEN`` characters in ``text``, and every pair
+    of consecutive such words (``"w1 w2"``), to look keys up with."""
+    words = _TOKENS.findall(text)
+    out = set(words)
+    out.update(f"{a} {b}" for a, b in zip(words, words[1:]))
+    return out
 
 
-def choose_keys(literal_lists: Sequence[Sequence[str]]) -> List[Optional[str]]:
-    """For each record, its rarest bounded word over the dataset (ties: longer, then a-z).
+def choose_keys(run_lists: Sequence[Runs]) -> List[Optional[str]]:
+    """For each record, its rarest key word over the dataset (ties: longer, then a-z).
 
-    Records without one get the edge key whose 3-char bucket is least used, else None.
+    Records without one get the edge key whose bucket is least used, else None (scan list).
     """
-    words_per_record = [sorted({w for lit in lits for w in bounded_words(lit)}) for lits in literal_lists]
+    words_per_record = [sorted(set(key_words(runs))) for runs in run_lists]
     freq: Counter = Counter(w for words in words_per_record for w in words)
     edges_per_record = [
-        sorted({k for lit in lits for k in edge_keys(lit)}) if not words else []
-        for lits, words in zip(literal_lists, words_per_record)
+        sorted(set(edge_keys(runs))) if not words else [] for runs, words in zip(run_lists, words_per_record)
     ]
     bucket_freq: Counter = Counter(key_bucket(k) for keys in edges_per_record for k in keys)
     keys: List[Optional[str]] = []
@@ -303,8 +344,9 @@ def build_index(
     """
     if locations is not None and len(locations) != len(records):
         raise ValueError("locations must have one entry per record")
-    literal_lists = [required_literals(str(r.get("messagePattern") or "")) for r in records]
-    keys = choose_keys(literal_lists)
+    run_lists = [literal_runs(str(r.get("messagePattern") or "")) for r in records]
+    literal_lists = [sorted(set(runs.runs), key=lambda lit: (-len(lit), lit)) for runs in run_lists]
+    keys = choose_keys(run_lists)
     version_sets: List[List[str]] = []
     version_ids: Dict[Tuple[str, ...], int] = {}
     variants: List[list] = []
@@ -506,8 +548,12 @@ class LoadedIndex:
         if self._excluded:
             slots -= self._excluded
         out = []
+        row = self.row
         for i in slots:
-            if all(lit in text for lit in self.row(i)[LITERALS]):
+            for lit in row(i)[LITERALS]:
+                if lit not in text:
+                    break
+            else:
                 out.append(i)
         out.sort()
         return out

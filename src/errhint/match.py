@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 from errhint.view import RecordView
 
@@ -22,6 +23,20 @@ def _literal_before(pattern: str, pos: int) -> str:
     return re.sub(r"\\(.)", r"\1", pattern[start + 1 : pos])
 
 
+@lru_cache(maxsize=4096)
+def _alias_names(pattern: str) -> Tuple[Tuple[str, str], ...]:
+    """(positional group, readable name) pairs of a pattern, in pattern order."""
+    out = []
+    for m in _GROUP_AT.finditer(pattern):
+        name = m.group(1)
+        if not _POSITIONAL.match(name):
+            continue
+        word = _LAST_WORD.search(_literal_before(pattern, m.start()))
+        if word and word.group(1).lower() not in _STOPWORDS:
+            out.append((name, word.group(1).lower()))
+    return tuple(out)
+
+
 def aliases(pattern: str, groups: Mapping[str, str]) -> Dict[str, str]:
     """Readable names for positional groups: ``dtype (?P<f0>..)`` gives ``dtype``.
 
@@ -29,15 +44,9 @@ def aliases(pattern: str, groups: Mapping[str, str]) -> Dict[str, str]:
     of them in the message is what a reader (and a family hint) calls that value.
     """
     out: Dict[str, str] = {}
-    for m in _GROUP_AT.finditer(pattern):
-        name = m.group(1)
-        if not _POSITIONAL.match(name) or groups.get(name) is None:
-            continue
-        word = _LAST_WORD.search(_literal_before(pattern, m.start()))
-        if word and word.group(1).lower() not in _STOPWORDS:
-            alias = word.group(1).lower()
-            if alias not in groups and alias not in out:
-                out[alias] = groups[name]
+    for name, alias in _alias_names(pattern):
+        if groups.get(name) is not None and alias not in groups and alias not in out:
+            out[alias] = groups[name]
     return out
 
 

@@ -226,15 +226,20 @@ def display_of(value: Value, templates: Templates, depth: int = 0) -> str:
 _WRAPPERS_WITH_INNER = ("WithBacktrace", "WithPath", "Context")
 
 
+_DEBUG_START = re.compile(r'"|[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*(?:\s*[(\[{]|\s*$)')
+"""How a Debug value of interest starts: a string, ``Name(``, ``Name {``, ``Name [`` or a lone name.
+Ordinary sentences ("shape mismatch in ...") fail here without being tokenised."""
+
+
 def parse_debug(text: str) -> Optional[Value]:
     """The Debug value ``text`` consists of, reading only ``inner`` of a ``WithBacktrace``."""
     stripped = text.strip()
+    if not _DEBUG_START.match(stripped):
+        return None
     if stripped.startswith("WithBacktrace"):
         fields = rustdebug.parse_struct_head(stripped, "WithBacktrace")
         if fields and "inner" in fields:
             return Value("variant", stripped, name="WithBacktrace", shape="struct", fields=tuple(fields.items()))
-    if not stripped or not (stripped[0].isalpha() or stripped[0] in '"{[('):
-        return None
     return rustdebug.parse(stripped)
 
 

@@ -93,9 +93,16 @@ class Slot:
         return self.wrapper is not None
 
     def install(self, before: Before, after: Optional[After] = None) -> bool:
-        """Wrap the current hook; a no-op when errhint's wrapper is already in place."""
+        """Wrap the current hook; a no-op when errhint's wrapper is already in place.
+
+        If another tool replaced errhint's wrapper since, the old wrapper turns into a
+        pass-through (it may still be called by that tool) and a new one goes on top.
+        """
         if self.wrapper is not None:
-            return False
+            if self.current() is self.wrapper:
+                return False
+            self.wrapper.active = False
+            self.wrapper = None
         previous = self.current()
         if previous is None:
             return False

@@ -2,7 +2,8 @@
 
 ``install(**options)`` configures errhint (``verbosity``, ``limit``, ``min_score``,
 ``repos``, ...; see ``errhint.configure``) and installs the surfaces that are not installed
-yet, so calling it twice equals calling it once. ``uninstall()`` undoes exactly what
+yet, so calling it twice equals calling it once; only a hook another tool has replaced
+since (without chaining to errhint) is wrapped again. ``uninstall()`` undoes exactly what
 ``install()`` did: each hook errhint still owns goes back to the one it replaced; a hook
 another tool has wrapped since is left in place and errhint's wrapper inside it becomes a
 silent pass-through. Both are thread-safe.
@@ -84,7 +85,10 @@ def install(*, surfaces: Optional[Iterable[str]] = None, **options: Any) -> List
         return list(_installed)
     with _lock:
         for name in chosen:
-            if name in _installed:
+            if name in _pending:
+                continue
+            if name in _installed:  # again: re-wraps only a hook another tool replaced since
+                _install_now(name)
                 continue
             trigger = _TRIGGERS.get(name)
             if trigger is not None and trigger not in sys.modules:
