@@ -150,3 +150,19 @@ def test_accessor_slot() -> None:
     assert isinstance(box["f"], Chained) and box["f"]() == "base"
     slot.uninstall()
     assert not isinstance(box["f"], Chained)
+
+
+def test_install_again_after_being_replaced() -> None:
+    """A tool that replaced errhint's hook without chaining: install() wraps it once more."""
+    owner = make_owner()
+    slot = Slot(owner, "hook", "test")
+    ran: List[Any] = []
+    slot.install(lambda *a: ran.append("old"))
+    old = owner.hook
+    replacement = lambda *a: "replacement"  # noqa: E731
+    owner.hook = replacement
+    assert slot.install(lambda *a: ran.append("new")) is True
+    assert owner.hook.previous is replacement and old.active is False
+    assert owner.hook("x") == "replacement" and ran == ["new"]
+    slot.uninstall()
+    assert owner.hook is replacement

@@ -308,3 +308,32 @@ def test_color_only_on_a_tty(run: Runner, tmp_path, hint_data, no_color: bool) -
     text = b"".join(chunks).decode("utf-8", "replace")
     assert MARK in text
     assert ("\x1b[" in text) is (not no_color)
+
+
+def test_rich_installed_before_keeps_working_and_shows_the_hint(run: Runner) -> None:
+    pytest.importorskip("rich", reason="rich is optional")
+    proc = run("""
+        import rich.traceback
+        rich.traceback.install(width=200)
+        errhint.install()
+        raise ValueError(MSG)
+    """, env={"COLUMNS": "200"})
+    assert "Traceback" in proc.stderr and "╭" in proc.stderr, "rich rendered the traceback"
+    assert proc.stderr.count(MARK) == 1, proc.stderr
+    assert proc.returncode == 1
+
+
+def test_rich_installed_after_then_install_again(run: Runner) -> None:
+    """rich replaces the hook without chaining; a second install() wraps rich, uninstall restores it."""
+    pytest.importorskip("rich", reason="rich is optional")
+    proc = run("""
+        import rich.traceback
+        errhint.install()
+        rich.traceback.install(width=200)
+        rich_hook = sys.excepthook
+        errhint.install()
+        print(sys.excepthook.previous is rich_hook, file=sys.stderr)
+        raise ValueError(MSG)
+    """, env={"COLUMNS": "200"})
+    assert proc.stderr.startswith("True") and "╭" in proc.stderr
+    assert proc.stderr.count(MARK) == 1, proc.stderr

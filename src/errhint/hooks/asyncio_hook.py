@@ -1,7 +1,8 @@
 """asyncio: "Task exception was never retrieved" and other errors sent to a loop's handler.
 
 asyncio's default exception handler logs on the ``asyncio`` logger with ``exc_info``, so
-``install()`` chains the log-record factory for that logger only; this works for every
+``install()`` has the chained log-record factory of ``logging_hook`` hint that logger's
+records (only those, unless the logging surface is on too); this works for every
 loop, including ones created later by ``asyncio.run``, without patching asyncio. An
 exception propagating out of ``asyncio.run`` reaches ``sys.excepthook`` (``excepthook``).
 
@@ -12,28 +13,18 @@ that handler with ``install_loop(loop)``, which chains it and is undone by
 
 from __future__ import annotations
 
-import logging
 from typing import Any, Dict, List
 
-from errhint.hooks import _notes
-from errhint.hooks._chain import AccessorSlot, Slot
-from errhint.hooks.logging_hook import record_factory_after
-
-LOGGER = "asyncio"
-
-slot = AccessorSlot(logging.getLogRecordFactory, logging.setLogRecordFactory, "asyncio")
-
-
-def _before(*args: object, **kwargs: object) -> bool:
-    return True
+from errhint.hooks import _notes, logging_hook
+from errhint.hooks._chain import Slot
 
 
 def install() -> bool:
-    return slot.install(_before, record_factory_after(lambda name: name == LOGGER or name.startswith(LOGGER + ".")))
+    return logging_hook.enable("asyncio")
 
 
 def uninstall() -> bool:
-    return slot.uninstall()
+    return logging_hook.disable("asyncio")
 
 
 # --- explicit loops with a custom handler ---------------------------------------------

@@ -17,7 +17,7 @@ hints, which every formatter that does not override ``formatException`` prints a
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, List, Optional
+from typing import Any, List, Optional, Set
 
 from errhint.hooks import _notes
 from errhint.hooks._chain import AccessorSlot
@@ -49,27 +49,47 @@ def _hint_record(record: logging.LogRecord) -> None:
         record.exc_text = text + "\n" + "\n".join(notes)
 
 
-def record_factory_after(select: Callable[[str], bool]) -> Callable[..., None]:
-    """The ``after`` step of a chained record factory, restricted to some logger names."""
+_scopes: Set[str] = set()
+"""Who asked for the record factory: ``"all"`` (this surface) and/or ``"asyncio"``."""
 
-    def after(_state: object, record: Any, *args: object, **kwargs: object) -> None:
-        if isinstance(record, logging.LogRecord) and select(record.name) and _exception_of(record):
-            _hint_record(record)
 
-    return after
+def _selected(name: str) -> bool:
+    if "all" in _scopes:
+        return True
+    return "asyncio" in _scopes and (name == "asyncio" or name.startswith("asyncio."))
 
 
 def _before(*args: object, **kwargs: object) -> bool:
     return True  # the work needs the record, so it happens in ``after``
 
 
+def _after(_state: object, record: Any, *args: object, **kwargs: object) -> None:
+    if isinstance(record, logging.LogRecord) and _selected(record.name) and _exception_of(record):
+        _hint_record(record)
+
+
+def enable(scope: str) -> bool:
+    """Hint records of ``scope`` (``"all"`` or ``"asyncio"``); one chained factory serves both."""
+    _scopes.add(scope)
+    slot.install(_before, _after)
+    return slot.installed
+
+
+def disable(scope: str) -> bool:
+    """Stop hinting ``scope``; the factory is restored once no scope is left."""
+    _scopes.discard(scope)
+    if not _scopes:
+        return slot.uninstall()
+    return True
+
+
 def install() -> bool:
     """Hint every logged exception, for all loggers."""
-    return slot.install(_before, record_factory_after(lambda name: True))
+    return enable("all")
 
 
 def uninstall() -> bool:
-    return slot.uninstall()
+    return disable("all")
 
 
 class HintFilter(logging.Filter):
