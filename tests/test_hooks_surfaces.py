@@ -155,11 +155,8 @@ def test_logging_imported_after_install(run: Runner) -> None:
 
 
 def test_pool_error_reraised_in_parent(run: Runner) -> None:
-    """The worker's text only exists in the RemoteTraceback cause; the parent matches it."""
     compare(run, """
         import multiprocessing as mp
-        class Opaque(Exception):
-            pass
         def work(x):
             raise ValueError(MSG)
         if __name__ == "__main__":
@@ -167,6 +164,24 @@ def test_pool_error_reraised_in_parent(run: Runner) -> None:
             with mp.get_context("fork").Pool(1) as pool:
                 pool.map(work, [1])
     """)
+
+
+def test_pool_error_matched_through_the_remote_traceback_only(run: Runner) -> None:
+    """The parent's exception says nothing useful; only the worker's traceback text (the
+    RemoteTraceback cause) carries candle's message, and that is what gets matched."""
+    block = compare(run, """
+        import multiprocessing as mp
+        class WorkerFailed(Exception):
+            def __reduce__(self):
+                return (WorkerFailed, ("worker failed",))
+        def work(x):
+            raise WorkerFailed(MSG)
+        if __name__ == "__main__":
+            errhint.install()
+            with mp.get_context("fork").Pool(1) as pool:
+                pool.map(work, [1])
+    """)
+    assert block
 
 
 def test_process_child_fork_inherits_install(run: Runner) -> None:
