@@ -36,6 +36,13 @@ def test_traceback_matches_plain_python_plus_hint(tmp_path: Path, hint_data: Pat
     assert "runpy" not in ran.stderr and "runner.py" not in ran.stderr
 
 
+def test_relative_script_path_prints_like_python(tmp_path: Path, hint_data: Path) -> None:
+    write(tmp_path, "raise ValueError(MSG)\n", name="rel.py")
+    plain = python(["rel.py"], tmp_path, hint_data)
+    ran = python(RUNNER + ["rel.py"], tmp_path, hint_data)
+    assert added_lines(ran.stderr, plain.stderr)[0].startswith("errhint:")
+
+
 def test_argv_and_main_name(tmp_path: Path, hint_data: Path) -> None:
     script = write(tmp_path, "print(__name__, sys.argv[1:], sys.argv[0].endswith('script.py'))\n")
     ran = python(RUNNER + [str(script), "a", "--b"], tmp_path, hint_data)

@@ -52,8 +52,9 @@ def run(target: str, argv: Optional[Sequence[str]] = None, *, module: bool = Fal
     if module:
         runpy.run_module(target, run_name="__main__", alter_sys=True)
     else:
-        sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
-        runpy.run_path(target, run_name="__main__")
+        path = os.path.abspath(target)  # like ``python script.py`` (3.9+): absolute __file__
+        sys.path.insert(0, os.path.dirname(path))
+        runpy.run_path(path, run_name="__main__")
 
 
 def _is_own_frame(tb: TracebackType) -> bool:
