@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence
 
-from errhint.build.families import FACT, ROLE
+from errhint.build.families import FACT, ROLE, for_repo
 from errhint.build.merge import Draft
 from errhint.build.sites import PANIC_KINDS
 from errhint.build.template import Placeholder, Template
@@ -20,7 +20,7 @@ from errhint.build.template import Placeholder, Template
 # capture role → words that identify it (in a group name or in the literal word before it)
 ROLE_WORDS: Dict[str, Sequence[str]] = {
     "dtype": ("dtype", "dt", "ty", "dtypes", "type", "precision"),
-    "op": ("op", "ops", "op_name", "operation", "kernel", "name"),
+    "op": ("op", "ops", "op_name", "operation", "kernel"),
     "lhs": ("lhs", "l", "left", "a"),
     "rhs": ("rhs", "r", "right", "b"),
     "shape": ("shape", "dims", "shapes", "layout", "size"),
@@ -60,7 +60,11 @@ REPO_NAMES = {
 
 
 def roles_of(tpl: Template) -> Dict[str, str]:
-    """Map capture roles to this template's group names (first match wins)."""
+    """Map capture roles to this template's group names (first match wins).
+
+    A group's role comes from its own name (``dtype``, ``lhs``), the field it prints, or the word
+    just before it in the message (``unsupported dtype {0:?}`` → dtype).
+    """
     out: Dict[str, str] = {}
     prev = ""
     for p in tpl.pieces:
@@ -71,10 +75,8 @@ def roles_of(tpl: Template) -> Dict[str, str]:
         words = [p.group.lower(), re.sub(r"_\d+$", "", p.group.lower())]
         if p.field is not None and not p.field.isdigit():
             words.append(p.field.lower())
-        tail = re.findall(r"[A-Za-z_]+", prev)
-        if tail and prev.rstrip() == prev.rstrip(" :=(") and len(prev) - len(prev.rstrip()) <= 1:
-            words.append(tail[-1].lower())
-        elif tail:
+        tail = re.findall(r"[A-Za-z_]+", prev[-24:])
+        if tail and re.search(r"[A-Za-z_][ :=(]{0,2}$", prev):
             words.append(tail[-1].lower())
         for role, names in ROLE_WORDS.items():
             if role not in out and any(w in names for w in words):
@@ -163,23 +165,17 @@ def surfacing_sentence(draft: Draft, error_type: str) -> str:
     site = draft.site
     if error_type == "compile":
         return "It is reported while compiling Rust code, never at run time."
-    if draft.repo == "huggingface/candle":
-        if site.kind in ("pyerr", "python_raise"):
-            return f"Python code catches it as `{site.error_class or 'Exception'}`."
-        if error_type == "panic":
-            return "From the `candle` Python package a Rust panic arrives as `pyo3_runtime.PanicException`, which derives from BaseException, so `except Exception` does not catch it."
-        var = site.variant or {}
-        if var.get("name"):
-            return f"The `candle` Python package raises it as `ValueError`; candle-nn 0.4.2 shows the Rust Debug form (`{var.get('name')}(...)` / `{var.get('name')} {{ ... }}`), newer releases the text above."
-        return "The `candle` Python package raises it as `ValueError` with this text (candle-nn 0.4.2 wraps it as `Msg(\"...\")`, the Rust Debug form)."
-    if draft.repo == "tracel-ai/burn":
-        if error_type == "panic":
-            return "In pyburn a burn panic surfaces as `pyo3_runtime.PanicException` (a BaseException subclass, not caught by `except Exception`) whose text contains this message."
-        return "burn returns it as an error value; where pyburn unwraps it, Python sees a `PanicException` containing this text or the variant's Debug form."
     if site.kind in ("pyerr", "python_raise"):
         return f"Python code catches it as `{site.error_class or 'Exception'}`."
     if error_type == "panic":
-        return "It surfaces in Python as `pyo3_runtime.PanicException`, a BaseException subclass."
+        return "In Python it arrives as `pyo3_runtime.PanicException`, a BaseException subclass that `except Exception` does not catch."
+    if draft.repo == "huggingface/candle":
+        var = site.variant or {}
+        if var.get("name"):
+            return f"The `candle` package raises it as `ValueError`; candle-nn 0.4.2 shows the Debug form `{var.get('name')}(..)`/`{var.get('name')} {{ .. }}`."
+        return "The `candle` package raises it as `ValueError` (candle-nn 0.4.2 shows it as `Msg(\"...\")`)."
+    if draft.repo == "tracel-ai/burn":
+        return "burn returns it as an error value; unwrapped inside pyburn it becomes a `PanicException`."
     return ""
 
 
@@ -201,17 +197,11 @@ def try_catch(draft: Draft, error_type: str) -> Optional[str]:
         return None
     if error_type == "panic":
         return (
-            "try:\n    result = run_step()\n"
-            "except BaseException as exc:  # pyo3_runtime.PanicException is not an Exception subclass\n"
-            f"    if type(exc).__name__ != \"PanicException\" or \"{kw}\" not in str(exc):\n        raise\n"
-            "    result = fallback_step()"
+            "try:\n    run_step()\nexcept BaseException as exc:  # PanicException\n"
+            f"    if \"{kw}\" not in str(exc):\n        raise\n    handle(exc)"
         )
     cls = draft.site.error_class or ("ValueError" if draft.repo == "huggingface/candle" else "Exception")
-    return (
-        f"try:\n    result = run_step()\nexcept {cls} as exc:\n"
-        f"    if \"{kw}\" not in str(exc):\n        raise\n"
-        "    result = fallback_step()"
-    )
+    return f"try:\n    run_step()\nexcept {cls} as exc:\n    if \"{kw}\" not in str(exc):\n        raise\n    handle(exc)"
 
 
 def version_note(draft: Draft, newest: Dict[str, str], all_labels: Dict[str, List[str]]) -> Optional[str]:
@@ -240,29 +230,28 @@ def compose(draft: Draft, family: Dict[str, Any], error_type: str, newest: Dict[
     def render(text: str) -> str:
         return fill_facts(fill_roles(text, roles), facts)
 
-    doc = " ".join(x for x in (site_sentence(draft), render(family["documentation"]), surfacing_sentence(draft, error_type)) if x)
-    trigger = render(family["triggerScenarios"])
-    if site.fn and site.kind not in ("error_variant", "display_arm"):
-        trigger += f" In {site.crate} the check sits in `{site.fn}`" + (f", reached from {_code_list(draft.tags)}." if draft.tags else ".")
+    fam = {k: for_repo(v, draft.repo) for k, v in family.items()}
+    doc = " ".join(x for x in (site_sentence(draft), render(fam["documentation"]), surfacing_sentence(draft, error_type)) if x)
+    trigger = render(fam["triggerScenarios"])
+    if draft.tags and site.kind == "tensor_check":
+        trigger += f" Operations that run this check: {_code_list(draft.tags, 6)}."
+    elif site.fn and site.kind not in ("error_variant", "display_arm"):
+        trigger += f" Raised in `{site.fn}` ({site.crate})."
     elif site.kind in ("error_variant", "display_arm") and draft.raised_at:
         fns = sorted({fn for _, _, fn in draft.raised_at if fn})
         if fns:
             trigger += f" {site.crate} raises it from {_code_list(fns)}."
-    solutions = [render(s) for s in family["solutions"]]
+    solutions = [render(s) for s in fam["solutions"]]
     note = version_note(draft, newest, all_labels)
     if note:
         solutions.append(note)
-    fix = family["exampleFix"]
-    if isinstance(fix, dict):
-        repo_key = "tracel-ai/burn" if draft.repo == "KwachOjunga/wrap-burn" else draft.repo
-        fix = fix.get(repo_key) or fix.get("default") or next(iter(fix.values()))
     return {
         "documentation": doc,
         "triggerScenarios": trigger,
-        "commonSituations": render(family["commonSituations"]),
+        "commonSituations": render(fam["commonSituations"]),
         "solutions": solutions,
-        "exampleFix": fix,
-        "handlingStrategy": family["handlingStrategy"],
-        "preventionTips": [render(t) for t in family["preventionTips"]],
+        "exampleFix": fam["exampleFix"],
+        "handlingStrategy": fam["handlingStrategy"],
+        "preventionTips": [render(t) for t in fam["preventionTips"]],
         "tryCatchPattern": try_catch(draft, error_type),
     }

@@ -402,6 +402,9 @@ def _pattern(toks: Sequence[Token], span: range) -> Tuple[List[str], Dict[str, s
         k = alt.start
         while k < alt.stop:
             t = toks[k]
+            if t.kind == PUNCT and t.text == "#" and k + 1 < alt.stop and toks[k + 1].text == "[" and toks[k + 1].match > k:
+                k = toks[k + 1].match + 1  # an arm attribute (`#[cfg(feature = "std")] IoError(e) =>`)
+                continue
             if t.kind == IDENT:
                 last_ident = k
             elif t.kind == OPEN:
@@ -720,14 +723,53 @@ def link_construction(c: Construction, table: EnumTable, crate: str) -> Optional
     if v.transparent:
         return rv, None, kind, "transparent"
     if disp is None:
-        # Debug-only: the payload text is what a user reads (inside `Variant("...")`)
+        # Debug-only: users read `Variant("...")` / `Variant { field: "...", .. }`
         lits = [c.payload[f] for f in v.fields if f in c.payload]
-        if lits:
-            return rv, lits[0], kind, None
-        return rv, None, kind, "debug-only"
+        if not lits:
+            return rv, None, kind, "debug-only"
+        if len(v.fields) == 1 and lits[0].literal_chars() >= 8:
+            return rv, lits[0], kind, None  # the payload alone matches both the Debug and the raw text
+        return rv, debug_form(v, c.payload), kind, None
     printed = {p.field for p in disp.placeholders if p.field is not None}
     if any(f in c.payload for f in printed):
         return rv, substitute(disp, c.payload), kind, None
     if passthrough:
         return rv, None, kind, "wrapper"
     return rv, disp, kind, None
+
+
+def debug_form(v: VariantDef, payload: Dict[str, Template]) -> Template:
+    """The derived-Debug text of a construction: ``Name("lit", {f1:?})`` or ``Name { a: "lit", b: {b:?} }``.
+
+    String payloads print quoted and escaped; other fields become Debug placeholders.
+    """
+    pieces: List[object] = []
+    if v.shape == "struct":
+        pieces.append(v.name + " { ")
+    else:
+        pieces.append(v.name + "(")
+    for k, f in enumerate(v.fields):
+        if k:
+            pieces.append(", ")
+        if v.shape == "struct":
+            pieces.append(f + ": ")
+        if f in payload:
+            pieces.append('"')
+            for p in payload[f].pieces:
+                if isinstance(p, str):
+                    pieces.append(p.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"))
+                else:
+                    pieces.append(p)
+            pieces.append('"')
+        else:
+            pieces.append(Placeholder(arg=f if not f.isdigit() else "", spec="?", group="f" + f if f.isdigit() else f, field=f))
+    pieces.append(" }" if v.shape == "struct" else ")")
+    merged: List[object] = []
+    for p in pieces:
+        if isinstance(p, str) and merged and isinstance(merged[-1], str):
+            merged[-1] = merged[-1] + p
+        else:
+            merged.append(p)
+    from errhint.build.template import renumber
+
+    return renumber(Template(tuple(merged), True))  # type: ignore[arg-type]

@@ -31,7 +31,7 @@ TEXT_FIELDS = (
 
 @dataclass(frozen=True)
 class Rule:
-    rank: int
+    rank: float
     order: int
     tag: str
     variant: Optional[Pattern[str]]
@@ -39,6 +39,7 @@ class Rule:
     crate: Optional[Pattern[str]]
     kind: Optional[Tuple[str, ...]]
     repo: Optional[str]
+    path: Optional[Pattern[str]] = None
 
     def holds(self, draft: Draft) -> bool:
         site = draft.site
@@ -48,10 +49,10 @@ class Rule:
             name = str((site.variant or {}).get("name") or "")
             if not name or not self.variant.fullmatch(name):
                 return False
-        if self.message is not None:
-            text = draft.template.literal + " " + (site.tail.literal if site.tail is not None else "")
-            if not self.message.search(text):
-                return False
+        if self.message is not None and not self.message.search(rule_text(draft)):
+            return False
+        if self.path is not None and not self.path.search(site.path):
+            return False
         if self.crate is not None and not self.crate.fullmatch(site.crate or ""):
             return False
         if self.kind is not None and not any(k in self.kind for k in draft.kinds):
@@ -71,10 +72,10 @@ class Catalogue:
             for r in fam.get("rules", []):
                 rank = r.get("rank")
                 if rank is None:
-                    rank = 1 if "variant" in r else 2 if "message" in r else 3 if "crate" in r else 4
+                    rank = 1 if "variant" in r else 2 if "message" in r else 2.5 if "path" in r else 3 if "crate" in r else 4
                 rules.append(
                     Rule(
-                        rank=int(rank),
+                        rank=float(rank),
                         order=order,
                         tag=tag,
                         variant=re.compile(r["variant"]) if "variant" in r else None,
@@ -82,6 +83,7 @@ class Catalogue:
                         crate=re.compile(r["crate"]) if "crate" in r else None,
                         kind=tuple(r["kind"]) if "kind" in r else None,
                         repo=r.get("repo"),
+                        path=re.compile(r["path"]) if "path" in r else None,
                     )
                 )
         self.rules = sorted(rules, key=lambda r: (r.rank, r.order))
@@ -106,9 +108,12 @@ class Catalogue:
             entry: Dict[str, Any] = {}
             for k in TEXT_FIELDS:
                 v = fam[k]
-                if k == "exampleFix" and isinstance(v, dict):
-                    entry[k] = v.get("default") or next(iter(v.values()))
-                    entry["exampleFixByRepo"] = {r: t for r, t in sorted(v.items()) if r != "default"}
+                if isinstance(v, dict):
+                    default = v.get("default") or next(iter(v.values()))
+                    entry[k] = [plain_roles(x) for x in default] if isinstance(default, list) else default
+                    entry[k + "ByRepo"] = {
+                        r: ([plain_roles(x) for x in t] if isinstance(t, list) else t) for r, t in sorted(v.items()) if r != "default"
+                    }
                 elif isinstance(v, list):
                     entry[k] = [plain_roles(x) for x in v]
                 elif isinstance(v, str):
@@ -117,6 +122,27 @@ class Catalogue:
                     entry[k] = v
             out[tag] = entry
         return {"families": out}
+
+
+def rule_text(draft: Draft) -> str:
+    """The text message rules search: the literal message with placeholders as ``{name}``."""
+    parts = [draft.template]
+    if draft.site.tail is not None:
+        parts.append(draft.site.tail)
+    out = []
+    for tpl in parts:
+        for p in tpl.pieces:
+            out.append(p if isinstance(p, str) else "{" + p.group + "}")
+        out.append(" ")
+    return "".join(out)
+
+
+def for_repo(value: Any, repo: str) -> Any:
+    """A family field that may be per repository: ``{repo: value, "default": value}``."""
+    if isinstance(value, dict):
+        key = "tracel-ai/burn" if repo == "KwachOjunga/wrap-burn" else repo
+        return value.get(key) or value.get("default") or next(iter(value.values()))
+    return value
 
 
 ROLE = re.compile(r"\{([a-z_]+)(?:\|([^{}]*))?\}")

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from errhint.build.scan import SnapshotResult
 from errhint.build.sites import Site
+from errhint.build.sources import Source
 from errhint.build.template import Template
 
 KIND_PRIORITY = [
@@ -99,6 +100,13 @@ def _rank(site: Site) -> Tuple[int, int, str, int]:
     return (0 if site.definition else 1, kind_rank, site.path, site.line)
 
 
+def _pulled_in_by(sources: Iterable[Source]) -> Optional[List[str]]:
+    """Dependency crates: every release that pulls in *some* version having the template
+    (issue 8), not only the newest version's."""
+    out = list(dict.fromkeys(p for s in sources for p in (s.pulled_in_by or ())))
+    return out or None
+
+
 def merge(results: Sequence[SnapshotResult]) -> List[Draft]:
     """Drafts for every matchable template, in a deterministic order (repo, key, variant)."""
     by_key: Dict[Tuple[str, str, str], Dict[str, List[Site]]] = {}
@@ -144,7 +152,7 @@ def merge(results: Sequence[SnapshotResult]) -> List[Draft]:
                 tags=tags,
                 raised_at=raised,
                 site_count=len(per_label[newest]),
-                pulled_in_by=list(res.source.pulled_in_by) if res.source.pulled_in_by else None,
+                pulled_in_by=_pulled_in_by(res_by[(repo, lab)].source for lab in labels),
             )
         )
     return drafts

@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import regex
 
 from errhint.build import coverage as coverage_mod
+from errhint.build import deps as deps_mod
 from errhint.build.emit import dataset_version, write_dataset
 from errhint.build.families import Catalogue
 from errhint.build.gates import Gates, load_negatives
@@ -97,6 +98,10 @@ def build(
     t0 = time.perf_counter()
     curation = root / "curation"
     sources = load_sources(curation / "sources.json")
+    # issue 8: the crates underneath candle/burn (errhint.build.deps) are scanned like the rest
+    dep_list = deps_mod.load_if_present(curation)
+    dep_keys = {(s.repo, s.label) for s in dep_list.sources} if dep_list else set()
+    sources = sources + (dep_list.sources if dep_list else [])
     cache = FactsCache()
     results: List[SnapshotResult] = []
     for src in sources:
@@ -104,12 +109,14 @@ def build(
         if not mirror.exists():
             raise BuildError(f"mirror missing for {src.repo}: {mirror.git_dir}")
         res = scan_snapshot(src, mirror, cache)
+        if dep_list is not None and (src.repo, src.label) in dep_keys:
+            res = deps_mod.postprocess(res, dep_list)
         log(f"scanned {src.repo} {src.label}: {res.files_scanned} files, {len(res.sites)} sites")
         results.append(res)
     drafts = merge(results)
     seed_lines = load_seed_lines(curation / "seeds.jsonl")
     seeds = [json.loads(line)["record"] for line in seed_lines]
-    catalogue = Catalogue.load(curation / "families.json")
+    catalogue = Catalogue(deps_mod.catalogue_data(curation, dep_list))
     negatives = load_negatives(curation / "negatives.txt")
     curated = load_curated(curation / "sites")
     gates = Gates(negatives, _vocabulary(drafts))
@@ -132,7 +139,7 @@ def build(
             dropped_count["replaced by a seed record"] += 1
             continue
         tag = catalogue.assign(d)
-        rec = build_record(d, tag, catalogue.families[tag], newest, labels)
+        rec = deps_mod.finalize_record(build_record(d, tag, catalogue.families[tag], newest, labels))
         if rec["id"] in curated:
             rec = apply_curated(rec, curated[rec["id"]])
         result = gates.check(rec["messagePattern"], example(d), timing=timing_gate)
@@ -141,6 +148,12 @@ def build(
             dropped[d.id] = cat
             dropped_count[cat] += 1
             continue
+        records.append(rec)
+    code_records, code_report = deps_mod.code_records(curation, dep_list, mirror_root)
+    for rec in code_records:
+        result = gates.check(rec["messagePattern"], [rec["errorMessage"], rec["errorCode"]], timing=timing_gate)
+        if not result.ok:
+            raise BuildError(f"CUDA code record {rec['errorCode']}: {result.reason}")
         records.append(rec)
     ids = [r["id"] for r in records] + [s["id"] for s in seeds]
     dup = [i for i, n in Counter(ids).items() if n > 1]
@@ -159,6 +172,7 @@ def build(
     inputs = [src.repo.encode() + b"@" + src.commit.encode() for src in sources]
     for name in ("families.json", "negatives.txt", "seeds.jsonl"):
         inputs.append((curation / name).read_bytes())
+    inputs += deps_mod.inputs(curation)
     for path in sorted((curation / "sites").glob("*.jsonl")) if (curation / "sites").is_dir() else []:
         inputs.append(path.read_bytes())
     dv = dataset_version([r.date for r in results], inputs)
@@ -179,7 +193,10 @@ def build(
     kind_counts = Counter(r.get("siteKind") or "seed" for r in records + seeds)
     if docs is not None:
         docs.mkdir(parents=True, exist_ok=True)
-        (docs / "coverage.md").write_text(coverage_mod.render(rows, build_command, fam_counts, kind_counts), encoding="utf-8")
+        table = coverage_mod.render(rows, build_command, fam_counts, kind_counts)
+        if dep_list is not None:
+            table += deps_mod.render_summary(deps_mod.summary_rows(dep_list, rows, records), code_report, len(code_records))
+        (docs / "coverage.md").write_text(table, encoding="utf-8")
     hot = hot_sites(records, labels)
     (curation / "hot_sites.jsonl").write_text("".join(json.dumps(h, ensure_ascii=False, separators=(",", ":")) + "\n" for h in hot), encoding="utf-8")
     size = sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file() and "__pycache__" not in p.parts)

@@ -311,11 +311,17 @@ def escape(text: str) -> str:
 
 
 def to_regex(tpl: Template, optional_tail: Optional[Template] = None) -> str:
-    """The search pattern of a template (and of an optional tail such as burn's ``.details``)."""
+    """The search pattern of a template (and of an optional tail such as burn's ``.details``).
+
+    A template that starts with a placeholder gets ``(?m)`` so that its leading group can be
+    anchored at a line start (``^``): otherwise ``search`` would try the group at every offset.
+    """
     body = _regex_of(list(tpl.pieces), final=optional_tail is None)
     if optional_tail is not None and optional_tail.pieces:
         tail = _regex_of([" "] + list(optional_tail.pieces), final=True, leading_anchor=False)
         body += "(?:" + tail + ")?"
+    if tpl.pieces and isinstance(tpl.pieces[0], Placeholder):
+        body = "(?m)" + body
     return body
 
 
@@ -325,7 +331,7 @@ def _group(ph: Placeholder, position: str) -> str:
     if position == "final":
         return f"(?P<{name}>[^\\n]+)"
     if position == "lead":
-        return f"(?<![^\\n])(?P<{name}>[^\\n]+?)"
+        return f"^(?P<{name}>[^\\n]+?)"
     if position == "open-end":
         return f"(?P<{name}>[^\\n]+?)"
     # pretty Debug ({:#?}) spreads over lines; everything else stays on one line
