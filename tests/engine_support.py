@@ -158,6 +158,16 @@ def fixture_records() -> List[Dict[str, Any]]:
             tag="conv-invalid-args",
         ),
         record(
+            CANDLE, "quantized tensor must have their last dim divisible by block size {shape:?} {}",
+            r"quantized tensor must have their last dim divisible by block size (?P<shape>.+?) (?P<arg0>[^\n]+)",
+            tag="quantization", file_path="candle-core/src/quantized/mod.rs",
+        ),
+        record(
+            BURN, "IO error: {0}", r"IO error: (?P<f0>[^\n]+)",
+            site_kind="error_variant", tag="dataset-io", file_path="crates/burn-dataset/src/dataset/sqlite.rs",
+            variant=variant("SqliteDatasetError", "Io", "tuple", [("0", False)], "IO error: {0}"),
+        ),
+        record(
             CANDLE, "no unary function for {}",
             r"no unary function for (?P<arg0>[^\n]+)",
             error_type="panic", site_kind="panic", tag="unsupported-dtype-for-op", file_path="candle-core/src/op.rs",

@@ -73,6 +73,23 @@ def test_unit_variant_and_msg(engine_dataset) -> None:  # type: ignore[no-untype
     assert dict(top.captures) == {"kernel_size": "(5, 5)", "h": "2", "w": "2"}
 
 
+def test_lazy_group_cut_inside_a_debug_value_is_retried(engine_dataset) -> None:  # type: ignore[no-untyped-def]
+    msg = 'Msg("quantized tensor must have their last dim divisible by block size [2, 3] 32")'
+    top = engine.lookup(ValueError(msg))[0]
+    assert top.captures["shape"] == "[2, 3]" and top.captures["arg0"] == "32"
+
+
+def test_another_bindings_variant_template_is_not_used(engine_dataset, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from errhint import rank
+
+    text = 'Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })'
+    monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"candle"}))
+    assert all(m.record.repo != BURN for m in engine.lookup(ValueError(text)))
+    monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"pyburn"}))
+    top = engine.lookup(ValueError(text))[0]  # burn's Io variant is plausible for a pyburn user
+    assert top.record.repo == BURN and top.message == "IO error: No such file or directory (os error 2)"
+
+
 # ---------------------------------------------------------------- panics and burn reports
 
 PanicException: Any

@@ -174,6 +174,24 @@ def test_record_reader_gets_the_row_location() -> None:
         LoadedIndex(data).record(0)
 
 
+def test_extra_variants_without_records() -> None:
+    extra = [{"repo": "huggingface/candle", "variant": {"enum": "Error", "name": "SafeTensor", "shape": "tuple",
+                                                        "fields": [{"name": "0", "debug": False}], "display": None, "transparent": True}}]
+    ix = LoadedIndex(build_index(fixture_records()[:2], variants=extra))
+    info = ix.variants("SafeTensor")[0]
+    assert info.transparent and info.repo == "huggingface/candle" and ix.variant_rows("SafeTensor") == []
+
+
+def test_bracket_aware_groups() -> None:
+    pattern = r"divisible by block size (?P<shape>.+?) (?P<n>[^\n]+)"
+    text = "divisible by block size [2, 3] 32"
+    assert index.search(pattern, text).group("shape") == "[2,"
+    fixed = index.search(index.bracket_aware(pattern), text)
+    assert fixed.group("shape") == "[2, 3]" and fixed.group("n") == "32"
+    assert index.search(index.bracket_aware(r"a (?P<x>.+?) b"), "a (1, [2]) b").group("x") == "(1, [2])"
+    assert index.balanced_value("[[1], (2, 3)]") and not index.balanced_value("[2,") and not index.balanced_value("(]")
+
+
 def test_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError):
         LoadedIndex({"format": 99, "records": []})

@@ -179,11 +179,46 @@ def _hit(
     )
 
 
+def _excluded_repos(evidence: rank.Evidence) -> FrozenSet[str]:
+    """Binding repositories this error cannot come from (another binding's, when one is known)."""
+    likely = evidence.likely_repos()
+    return rank.BINDING_REPOS - likely if likely else frozenset()
+
+
+def _templates_for(ds: Dataset, excluded: FrozenSet[str]) -> normalize.Templates:
+    """Variant templates usable for this error: another binding's enums are left out.
+
+    burn and candle both have variants called ``Io`` or ``InvalidHeader``; rebuilding a candle
+    Debug form with burn's template would invent a burn message.
+    """
+    if not excluded:
+        return ds.templates
+
+    def templates(name: str) -> List[index.VariantInfo]:
+        return [info for info in ds.templates(name) if info.repo not in excluded]
+
+    return templates
+
+
+def _search(ix: LoadedIndex, i: int, text: str) -> Any:
+    """The row's pattern searched in ``text``; retried with bracket-aware groups when a lazy
+    group cut a Debug value such as ``[2, 3]`` at its inner separator."""
+    pattern = ix.pattern(i)
+    m = index.search(pattern, text)
+    if m is not None and any(not index.balanced_value(v) for v in m.groupdict().values() if v):
+        better = index.search(index.bracket_aware(pattern), text)
+        if better is not None:
+            return better
+    return m
+
+
 def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evidence) -> List[_Found]:
     found: List[_Found] = []
     seen_texts = set()
+    excluded = _excluded_repos(evidence)
+    templates = _templates_for(ds, excluded)
     for item in items:
-        for cand in normalize.candidates(item.text, exc_type=item.exc_type, templates=ds.templates, weight=1.0):
+        for cand in normalize.candidates(item.text, exc_type=item.exc_type, templates=templates, weight=1.0):
             key = (cand.text, cand.variant, item.exc_type)
             if key in seen_texts or not cand.text:
                 continue
@@ -192,7 +227,7 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
             for n, ix in enumerate(ds.indexes):
                 matched_rows = set()
                 for i in ix.prefiltered(cand.text, tokens):
-                    m = index.search(ix.pattern(i), cand.text)
+                    m = _search(ix, i, cand.text)
                     if m is None:
                         continue
                     matched_rows.add(i)
@@ -203,9 +238,9 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
                 if cand.variant:
                     # Same variant, pattern not matched: with a known template the message was
                     # rebuilt and simply is another site's (weak); without one the name is all there is.
-                    kind = "variant-mismatch" if ds.templates(cand.variant) else "variant"
+                    kind = "variant-mismatch" if templates(cand.variant) else "variant"
                     for i in ix.variant_rows(cand.variant):
-                        if i not in matched_rows:
+                        if i not in matched_rows and ix.row(i)[index.REPO] not in excluded:
                             hit = _hit(ix, i, cand, item, kind, 0.0)
                             found.append(_Found(rank.score(hit, evidence), n, i, cand, (), "variant"))
     return found

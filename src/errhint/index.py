@@ -335,12 +335,17 @@ def build_index(
     files: Sequence[str] = (),
     locations: Optional[Sequence[Tuple[int, int, int]]] = None,
     dataset_version: str = "",
+    variants: Sequence[Mapping[str, Any]] = (),
 ) -> Dict[str, Any]:
     """Compute the JSON-able index (format 1) of camelCase ``records``.
 
     ``locations[i] = (fileIndex, byteOffset, byteLength)`` of record i's JSONL line in
     ``files[fileIndex]``; without locations the records are embedded under ``inline``.
-    Deterministic: the same records give byte-identical JSON.
+    ``variants`` adds error-enum variants that have no record of their own (``{"repo": ..,
+    "variant": {enum, name, shape, fields, display, transparent}}``): transparent wrappers
+    such as candle's ``SafeTensor``/``Io``, whose template is needed to rebuild a nested
+    Debug form's message even though no pattern is worth shipping for them.
+    Deterministic: the same input gives byte-identical JSON.
     """
     if locations is not None and len(locations) != len(records):
         raise ValueError("locations must have one entry per record")
@@ -349,8 +354,16 @@ def build_index(
     keys = choose_keys(run_lists)
     version_sets: List[List[str]] = []
     version_ids: Dict[Tuple[str, ...], int] = {}
-    variants: List[list] = []
+    variant_table: List[list] = []
     variant_ids: Dict[str, int] = {}
+
+    def add_variant(repo: str, variant: Mapping[str, Any]) -> None:
+        entry = _variant_entry(repo, variant)
+        sig = repr(entry)
+        if sig not in variant_ids:
+            variant_ids[sig] = len(variant_table)
+            variant_table.append(entry)
+
     rows: List[list] = []
     for i, rec in enumerate(records):
         versions = rec.get("versions")
@@ -365,11 +378,7 @@ def build_index(
         variant_name = None
         if isinstance(variant, Mapping) and variant.get("name"):
             variant_name = str(variant["name"])
-            entry = _variant_entry(str(rec.get("repo", "")), variant)
-            sig = repr(entry)
-            if sig not in variant_ids:
-                variant_ids[sig] = len(variants)
-                variants.append(entry)
+            add_variant(str(rec.get("repo", "")), variant)
         if locations is None:
             file_index, offset, length = -1, i, 0
         else:
@@ -396,6 +405,9 @@ def build_index(
                 rec.get("errorClass"),
             ]
         )
+    for extra in variants:
+        if isinstance(extra.get("variant"), Mapping) and extra["variant"].get("name"):
+            add_variant(str(extra.get("repo", "")), extra["variant"])
     keys: Dict[str, Dict[str, List[int]]] = {"exact": {}, "prefix": {}, "suffix": {}}
     by_variant: Dict[str, List[int]] = {}
     scan: List[int] = []
@@ -416,7 +428,7 @@ def build_index(
         "files": list(files),
         "versionSets": version_sets,
         "repoLabels": {repo: sorted(labels) for repo, labels in sorted(repo_labels.items())},
-        "variants": variants,
+        "variants": variant_table,
         "keys": keys,
         "byVariant": by_variant,
         "scan": scan,
@@ -603,3 +615,39 @@ class LoadedIndex:
         record = wrapper.get("record", wrapper) if isinstance(wrapper, Mapping) else wrapper
         self._records[i] = record
         return record
+
+
+# --------------------------------------------------------------------------- bracket-aware groups
+
+_OPENERS = {"[": "]", "(": ")", "{": "}"}
+_CLOSERS = {v: k for k, v in _OPENERS.items()}
+_LAZY_GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>\.\+\?\)")
+_BALANCED_ATOM = (
+    r"(?:[^\[\](){}]"
+    r"|\[(?:[^\[\]]|\[[^\[\]]*\])*\]"
+    r"|\((?:[^()]|\([^()]*\))*\)"
+    r"|\{(?:[^{}]|\{[^{}]*\})*\})+?"
+)
+
+
+def balanced_value(value: str) -> bool:
+    """Whether brackets in a captured value pair up (``[2, 3]`` yes, ``[2,`` no)."""
+    stack: List[str] = []
+    for ch in value:
+        if ch in _OPENERS:
+            stack.append(ch)
+        elif ch in _CLOSERS:
+            if not stack or stack[-1] != _CLOSERS[ch]:
+                return False
+            stack.pop()
+    return not stack
+
+
+def bracket_aware(pattern: str) -> str:
+    """``pattern`` with every ``(?P<x>.+?)`` group made to take brackets whole (two levels).
+
+    The builder's lazy ``.+?`` stops at the first occurrence of the text that follows it, which
+    may sit inside a Debug value: ``block size (?P<shape>.+?) (?P<n>..)`` on ``block size [2, 3] 32``
+    captures ``[2,``. Used only to retry a match whose captures came out unbalanced.
+    """
+    return _LAZY_GROUP.sub(lambda m: f"(?P<{m.group(1)}>{_BALANCED_ATOM})", pattern)

@@ -25,6 +25,8 @@ BINDINGS: Dict[str, Tuple[str, Dict[str, Dict[str, str]]]] = {
 
 candle-pyo3 lives in the candle repo and shares its versions; pyburn 0.1.7 (wrap-burn) runs burn 0.18."""
 
+BINDING_REPOS = frozenset(repo for _, repos in BINDINGS.values() for repo in repos)
+
 PANIC_TYPES = ("PanicException",)
 RUST_EXCEPTION_TYPES = frozenset({"ValueError", "RuntimeError", "Exception", "TypeError", "PanicException", "OSError"})
 """Builtin classes a binding turns a returned Rust error into (or a user re-raises it as)."""
@@ -49,6 +51,14 @@ class Evidence(NamedTuple):
 
     def loaded_repos(self) -> FrozenSet[str]:
         return _repos_of(self.loaded)
+
+    def likely_repos(self) -> FrozenSet[str]:
+        """The binding repositories the error can come from: those the exception points at,
+        else the one binding imported (empty when unknown or when both are imported)."""
+        strong = self.repos()
+        if strong:
+            return strong
+        return self.loaded_repos() if len(self.loaded) == 1 else frozenset()
 
 
 def _repos_of(packages: Iterable[str]) -> FrozenSet[str]:
@@ -127,7 +137,7 @@ def score(hit: Hit, evidence: Evidence) -> float:
     elif hit.kind == "partial":
         s = 0.40 + 0.25 * hit.coverage
     elif hit.kind == "variant":
-        s = 0.45
+        s = 0.40
     else:
         s = 0.30
     s += 0.12 * min(hit.literal_chars, 60) / 60.0
