@@ -189,6 +189,9 @@ def test_bracket_aware_groups() -> None:
     fixed = index.search(index.bracket_aware(pattern), text)
     assert fixed.group("shape") == "[2, 3]" and fixed.group("n") == "32"
     assert index.search(index.bracket_aware(r"a (?P<x>.+?) b"), "a (1, [2]) b").group("x") == "(1, [2])"
+    pruned = r"block size (?P<shape>[^\n]{1,1024}?) (*PRUNE)(?P<n>[^\n]+)"  # the builder's bounded form
+    assert index.search(pruned, text).group("shape") == "[2,"
+    assert index.search(index.bracket_aware(pruned), text).group("shape") == "[2, 3]"
     assert index.balanced_value("[[1], (2, 3)]") and not index.balanced_value("[2,") and not index.balanced_value("(]")
 
 

@@ -621,7 +621,11 @@ class LoadedIndex:
 
 _OPENERS = {"[": "]", "(": ")", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
-_LAZY_GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>\.\+\?\)")
+_LAZY_GROUP = re.compile(
+    r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>(?:\.|\[\^\\n\]|\[\\s\\S\])(?:\+\?|\{1,\d+\}\?)\)"
+)
+"""A lazy "anything" group: ``.+?``, ``[^\\n]+?``, ``[^\\n]{1,1024}?`` or ``[\\s\\S]+?``."""
+_BACKTRACK_VERB = re.compile(r"\(\*(?:PRUNE|SKIP|COMMIT)\)")
 _BALANCED_ATOM = (
     r"(?:[^\[\](){}]"
     r"|\[(?:[^\[\]]|\[[^\[\]]*\])*\]"
@@ -644,10 +648,11 @@ def balanced_value(value: str) -> bool:
 
 
 def bracket_aware(pattern: str) -> str:
-    """``pattern`` with every ``(?P<x>.+?)`` group made to take brackets whole (two levels).
+    """``pattern`` with every lazy ``(?P<x>.+?)``-like group made to take brackets whole (two levels).
 
     The builder's lazy ``.+?`` stops at the first occurrence of the text that follows it, which
     may sit inside a Debug value: ``block size (?P<shape>.+?) (?P<n>..)`` on ``block size [2, 3] 32``
     captures ``[2,``. Used only to retry a match whose captures came out unbalanced.
     """
-    return _LAZY_GROUP.sub(lambda m: f"(?P<{m.group(1)}>{_BALANCED_ATOM})", pattern)
+    aware = _LAZY_GROUP.sub(lambda m: f"(?P<{m.group(1)}>{_BALANCED_ATOM})", pattern)
+    return _BACKTRACK_VERB.sub("", aware)  # the retry needs to revisit the group boundaries

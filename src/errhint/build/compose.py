@@ -168,14 +168,14 @@ def surfacing_sentence(draft: Draft, error_type: str) -> str:
     if site.kind in ("pyerr", "python_raise"):
         return f"Python code catches it as `{site.error_class or 'Exception'}`."
     if error_type == "panic":
-        return "In Python it arrives as `pyo3_runtime.PanicException`, a BaseException subclass that `except Exception` does not catch."
+        return "Python sees a `PanicException` (a BaseException: `except Exception` misses it)."
     if draft.repo == "huggingface/candle":
         var = site.variant or {}
         if var.get("name"):
-            return f"The `candle` package raises it as `ValueError`; candle-nn 0.4.2 shows the Debug form `{var.get('name')}(..)`/`{var.get('name')} {{ .. }}`."
-        return "The `candle` package raises it as `ValueError` (candle-nn 0.4.2 shows it as `Msg(\"...\")`)."
+            return f"Python sees a `ValueError` (candle-nn 0.4.2 prints the Debug form `{var.get('name')}..`)."
+        return "Python sees a `ValueError` (candle-nn 0.4.2 prints it as `Msg(\"..\")`)."
     if draft.repo == "tracel-ai/burn":
-        return "burn returns it as an error value; unwrapped inside pyburn it becomes a `PanicException`."
+        return "burn returns it as an error; unwrapped in pyburn it becomes a `PanicException`."
     return ""
 
 
@@ -187,8 +187,8 @@ def keyword(draft: Draft) -> str:
     runs = [p.strip() for p in draft.template.pieces if isinstance(p, str)]
     runs = [r for r in runs if r]
     best = max(runs, key=len) if runs else draft.template.literal.strip()
-    best = best.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
-    return best[:60]
+    best = best[:40]
+    return best.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
 def try_catch(draft: Draft, error_type: str) -> Optional[str]:
@@ -197,11 +197,10 @@ def try_catch(draft: Draft, error_type: str) -> Optional[str]:
         return None
     if error_type == "panic":
         return (
-            "try:\n    run_step()\nexcept BaseException as exc:  # PanicException\n"
-            f"    if \"{kw}\" not in str(exc):\n        raise\n    handle(exc)"
+            f"try:\n    step()\nexcept BaseException as exc:  # PanicException\n    if \"{kw}\" not in str(exc):\n        raise"
         )
     cls = draft.site.error_class or ("ValueError" if draft.repo == "huggingface/candle" else "Exception")
-    return f"try:\n    run_step()\nexcept {cls} as exc:\n    if \"{kw}\" not in str(exc):\n        raise\n    handle(exc)"
+    return f"try:\n    step()\nexcept {cls} as exc:\n    if \"{kw}\" not in str(exc):\n        raise"
 
 
 def version_note(draft: Draft, newest: Dict[str, str], all_labels: Dict[str, List[str]]) -> Optional[str]:
@@ -212,7 +211,7 @@ def version_note(draft: Draft, newest: Dict[str, str], all_labels: Dict[str, Lis
         return None
     name = REPO_NAMES.get(draft.repo, draft.repo)
     if latest not in draft.versions:
-        return f"This message exists up to {name} {draft.versions[-1]} and is gone in {latest}: upgrading changes or removes this check, so re-test after upgrading"
+        return f"Last seen in {name} {draft.versions[-1]}, gone in {latest}: upgrading changes this check"
     return None
 
 
@@ -252,6 +251,6 @@ def compose(draft: Draft, family: Dict[str, Any], error_type: str, newest: Dict[
         "solutions": solutions,
         "exampleFix": fam["exampleFix"],
         "handlingStrategy": fam["handlingStrategy"],
-        "preventionTips": [render(t) for t in fam["preventionTips"]],
+        "preventionTips": [render(t) for t in fam["preventionTips"][:2]],
         "tryCatchPattern": try_catch(draft, error_type),
     }
