@@ -104,6 +104,16 @@ def test_display_form_with_backtrace_appended() -> None:
     assert texts(candidates(text, exc_type="ValueError")) == ["unsupported dtype I64 for op matmul"]
 
 
+def test_anyhow_debug_keeps_causes_and_drops_its_backtrace() -> None:
+    text = (
+        "expected 2 dim tensor: Check input dimensions!\n\nCaused by:\n    bad rank\n\nStack backtrace:\n"
+        "   0: anyhow::error::<impl core::convert::From<E> for anyhow::Error>::from\n             at /x/anyhow-1.0.98/src/backtrace.rs:27:14\n"
+    )
+    got = texts(candidates(text, exc_type="ValueError"))
+    assert got == ["expected 2 dim tensor: Check input dimensions!\n\nCaused by:\n    bad rank"]
+    assert texts(candidates("msg: inner\n\nStack backtrace:", exc_type="ValueError")) == ["msg: inner"]
+
+
 def test_display_form_with_context_keeps_both_lines() -> None:
     text = "while loading model\nshape mismatch in matmul, lhs: [2, 3], rhs: [4, 2]"
     assert texts(candidates(text, exc_type="ValueError")) == [text]

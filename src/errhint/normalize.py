@@ -84,8 +84,12 @@ _RUST_PANIC_HEADER = re.compile(
     re.DOTALL | re.MULTILINE,
 )
 _BACKTRACE_START = re.compile(
-    r"\n(?:stack backtrace:\n|note: run with `RUST_BACKTRACE|note: Some details are omitted|\s*0: \S[^\n]*\n\s+(?:at |\d+: ))"
+    r"\n+(?:stack backtrace:[ \t]*(?:\n|$)|note: run with `RUST_BACKTRACE|note: some details are omitted"
+    r"|\s*0: \S[^\n]*\n\s+(?:at |\d+: ))",
+    re.IGNORECASE,
 )
+"""Where a backtrace starts: std's frame list, a panic's ``stack backtrace:``, anyhow's
+``Stack backtrace:`` (its ``Caused by:`` lines before it are kept), or the panic notes."""
 _CRATE_PATH = re.compile(r"(?:^|/)(?P<crate>(?:candle|burn)[\w-]*?)-(?P<version>\d+\.\d+\.\d+)/")
 _PANIC_PREFIXES = (
     ("not yet implemented", "todo"),
