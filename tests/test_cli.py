@@ -206,7 +206,15 @@ def test_dataset_passes_every_argument_to_the_builder(cli: Callable[..., Any], m
     fake.main = fake_main  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "errhint.build", fake)
     assert cli("dataset", "build", "--mirror-root", "/m", "--json", "--help").code == 3
-    assert seen == [["build", "--mirror-root", "/m", "--json", "--help"]]
+    assert cli("dataset", "--help").code == 3
+    assert cli("dataset", "coverage", "x").code == 3
+    assert seen == [["--mirror-root", "/m", "--json", "--help"], ["--help"], ["coverage", "x"]]
+
+
+def test_dataset_help_is_the_real_builders(cli: Callable[..., Any]) -> None:
+    pytest.importorskip("errhint.build.cli")
+    res = cli("dataset", "build", "--help")
+    assert res.code == 0 and "--mirror-root" in res.out
 
 
 def test_dataset_builder_usage_exit_is_returned(cli: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:

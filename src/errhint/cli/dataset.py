@@ -1,8 +1,10 @@
-"""``errhint dataset ...``: the dataset builder's own commands (``errhint.build.main``).
+"""``errhint dataset build ...``: the dataset builder (``errhint.build.main``).
 
-Everything after ``dataset`` goes to the builder unchanged (``errhint dataset build
---mirror-root ... --out errhint_data``), including ``--help`` and ``--json``; ``main``
-routes it before argparse sees it, so the builder owns its options and exit codes.
+``errhint dataset build OPTIONS`` is ``python -m errhint.build OPTIONS``: the word ``build``
+names the builder and everything after it goes to ``errhint.build.main`` unchanged,
+including ``--help``. Any other word after ``dataset`` is passed on as is, so the builder can
+grow commands of its own. ``main`` routes this before argparse sees it, so the builder owns
+its options, output and exit codes.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ def run(args: argparse.Namespace, out: Output) -> int:
 
 
 def run_builder(argv: List[str]) -> int:
-    """``errhint.build.main(argv)``; the builder is part of errhint but only needed by dataset authors."""
+    """``errhint.build.main(argv)`` (without a leading ``build``); only dataset authors need it."""
+    if argv[:1] == ["build"]:
+        argv = argv[1:]
     try:
         from errhint.build import main as build_main
     except ImportError as exc:
