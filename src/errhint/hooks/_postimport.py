@@ -28,7 +28,14 @@ class _Loader:
         return self._inner.create_module(spec)
 
     def exec_module(self, module: Any) -> None:
-        self._inner.exec_module(module)
+        try:
+            self._inner.exec_module(module)
+        finally:  # leave no trace of errhint on the module
+            spec = getattr(module, "__spec__", None)
+            if spec is not None and spec.loader is self:
+                spec.loader = self._inner
+            if getattr(module, "__loader__", None) is self:
+                module.__loader__ = self._inner
         self._watch.fire(module)
 
     def __getattr__(self, name: str) -> Any:
