@@ -62,19 +62,19 @@ def load() -> Dataset:
         families = data.shipped_families()
     except (ImportError, FileNotFoundError, OSError):
         sources = []  # no shipped data (a source checkout before the first build)
-    for name, raw in sources:
-        for _, obj in data.iter_lines(name, raw):
-            merged[obj["id"]] = obj
     try:
+        for name, raw in sources:
+            for _, obj in data.iter_lines(name, raw):
+                merged[obj["id"]] = obj
         extra = data.extra_records(config.current().paths)
     except data.DatasetError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"cannot read the dataset: {exc}") from None
     for obj in extra:
         merged[obj["id"]] = obj
     return Dataset(list(merged.values()), families=families, dataset_version=version)
 
 
 def _shipped_sources(data: Any) -> List[Any]:
-    """(name, bytes) of every shipped JSONL file listed in the manifest."""
+    """(name, bytes) of every shipped JSONL file listed in the manifest (not index/families)."""
     reader = getattr(data, "shipped_sources", None) or getattr(data, "_shipped_sources")
-    return list(reader())
+    return [(name, raw) for name, raw in reader() if name.endswith(".jsonl")]
