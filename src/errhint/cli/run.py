@@ -1,9 +1,10 @@
 """``errhint run [-m] TARGET [ARGS...]``: run a program with errhint installed.
 
-A thin front for ``errhint.hooks.runner.run`` (which owns running the script as
-``__main__``, installing the hooks and exporting ``ERRHINT_INSTALL=1`` to children); this
-module only reports how the program ended. The exit status is the program's own: 0, its
-``SystemExit`` code, or 1 after an uncaught exception.
+A thin front for ``errhint.hooks.runner`` (which owns running the script as ``__main__``,
+installing the hooks and exporting ``ERRHINT_INSTALL=1`` to children). With ``--json`` this
+module also reports how the program ended, which needs the exception object, so it calls
+``runner.run`` and prints the traceback itself. The exit status is the program's own: 0,
+its ``SystemExit`` code, or 1 after an uncaught exception.
 
 With ``--json`` the traceback still goes to stderr as usual, and once the program has
 ended one JSON document describing how it ended is written to stdout (after anything
@@ -43,9 +44,14 @@ def run(args: argparse.Namespace, out: Output) -> int:
         from errhint import config
 
         config.configure(verbosity="full")
-    result = run_program(runner, args, want_matches=args.json)
-    if args.json:
-        out.emit_json(result)
+    if not args.json:
+        argv: List[str] = (["-m"] if args.module else []) + [args.target] + list(args.args)
+        try:
+            return runner.main(argv)
+        except SystemExit as exc:
+            return exit_code(exc)
+    result = run_program(runner, args, want_matches=True)
+    out.emit_json(result)
     return int(result["exitCode"])
 
 
