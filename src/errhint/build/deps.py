@@ -46,6 +46,8 @@ class DependencyList:
     """(repo, label) → the versions a stand-in revision replaces (missing from the mirror)."""
     families: List[Dict[str, Any]] = field(default_factory=list)
     """Extra family entries for dependency messages (same shape as families.json entries)."""
+    same_text_as: Dict[str, str] = field(default_factory=dict)
+    """repo → older home of the same code (burn-onnx → burn): a template both have ships once."""
 
     def repos(self) -> List[str]:
         return list(dict.fromkeys(s.repo for s in self.sources))
@@ -57,7 +59,10 @@ def load(path: Path) -> DependencyList:
     sources = load_sources(path)
     select: Dict[Tuple[str, str], str] = {}
     substitutes: Dict[Tuple[str, str], List[str]] = {}
+    same_text_as: Dict[str, str] = {}
     for entry in data["sources"]:
+        if entry.get("sameTextAs"):
+            same_text_as[entry["repo"]] = entry["sameTextAs"]
         if entry.get("substituteFor"):
             substitutes[(entry["repo"], entry["label"])] = list(entry["substituteFor"])
         rule = entry.get("select")
@@ -65,7 +70,9 @@ def load(path: Path) -> DependencyList:
             if rule not in SELECT_RULES:
                 raise ValueError(f"{entry['repo']} {entry['label']}: unknown selection rule {rule!r}")
             select[(entry["repo"], entry["label"])] = rule
-    return DependencyList(sources, select, list(data.get("familyRules", [])), substitutes, list(data.get("families", [])))
+    return DependencyList(
+        sources, select, list(data.get("familyRules", [])), substitutes, list(data.get("families", [])), same_text_as
+    )
 
 
 # --------------------------------------------------------------------------- selection rules
@@ -201,6 +208,25 @@ def finalize_record(record: Dict[str, Any]) -> Dict[str, Any]:
         pattern += _WORD_AFTER
     out = dict(record)
     out["messagePattern"] = pattern
+    return out
+
+
+def shared_templates(drafts: Sequence[Any], deps: Optional[DependencyList]) -> Dict[str, str]:
+    """draft id → id of the draft it duplicates, for repositories that took code over from
+    another scanned repository (burn-onnx's onnx-ir is burn's onnx-ir moved out): the same
+    template from the same variant ships once, under the older home, whose record already
+    matches the text.  The builder treats these like seed replacements (coverage follows)."""
+    if deps is None or not deps.same_text_as:
+        return {}
+    by_repo: Dict[Tuple[str, str, str], str] = {(d.repo, d.key, d.variant_key): d.id for d in drafts}
+    out: Dict[str, str] = {}
+    for d in drafts:
+        home = deps.same_text_as.get(d.repo)
+        if home is None:
+            continue
+        target = by_repo.get((home, d.key, d.variant_key))
+        if target is not None:
+            out[d.id] = target
     return out
 
 
