@@ -208,14 +208,25 @@ def _median_us(fn: Any, items: Sequence[Any], repeat: int = 3) -> float:
     return statistics.median(samples) * 1e6
 
 
-def measure_warm(records: List[Dict[str, Any]], qs: List[Tuple[str, str]], scan: bool = True) -> Dict[str, Any]:
+def _package_dataset(pkg: Path) -> "engine.Dataset":
+    """The engine dataset of an ``errhint_data`` folder, records read by byte range."""
+    blobs: Dict[str, bytes] = {}
+
+    def reader(name: str, offset: int, length: int) -> Dict[str, Any]:
+        if name not in blobs:
+            blobs[name] = (pkg / name).read_bytes()
+        return json.loads(blobs[name][offset : offset + length])
+
+    idx = json.loads((pkg / "index.json").read_bytes())
+    return engine.Dataset([index.LoadedIndex(idx, reader=reader)], families={})
+
+
+def measure_warm(records: List[Dict[str, Any]], qs: List[Tuple[str, str]], scan: bool = True, pkg: Path = None) -> Dict[str, Any]:  # type: ignore[assignment]
     import regex
 
-    tmp = Path(tempfile.mkdtemp(prefix="errhint-bench-"))
-    pkg = write_package(tmp, records)
-    blob = (pkg / "records" / "bench.jsonl").read_bytes()
-    idx = json.loads((pkg / "index.json").read_bytes())
-    ds = engine.Dataset([index.LoadedIndex(idx, reader=lambda f, o, n: json.loads(blob[o : o + n]))], families={})
+    if pkg is None:
+        pkg = write_package(Path(tempfile.mkdtemp(prefix="errhint-bench-")), records)
+    ds = _package_dataset(pkg)
     engine.use(ds)
     hits = sum(1 for exc, msg in qs if engine.explain(msg, exc_type=exc))  # warm-up: compiles candidates
     lookup = _median_us(lambda q: engine.explain(q[1], exc_type=q[0]), qs)
@@ -313,10 +324,9 @@ def measure_cold(records: List[Dict[str, Any]], runs: int = 11, pkg_root: Path =
     }
 
 
-def shipped_records() -> List[Dict[str, Any]]:
-    data = ROOT / "errhint_data"
+def shipped_records(data_root: Path = ROOT) -> List[Dict[str, Any]]:
     out = []
-    for path in sorted((data / "records").glob("*.jsonl")):
+    for path in sorted((data_root / "errhint_data" / "records").glob("*.jsonl")):
         for line in path.read_text().splitlines():
             if line.strip():
                 obj = json.loads(line)
@@ -331,14 +341,16 @@ def main(argv: Sequence[str] = ()) -> int:
     ap.add_argument("--cold-size", type=int, default=5000)
     ap.add_argument("--no-scan-above", type=int, default=100000)
     ap.add_argument("--json", type=str, default=None)
+    ap.add_argument("--data-root", type=str, default=str(ROOT), help="folder holding errhint_data/ (the shipped dataset)")
     args = ap.parse_args(list(argv))
     results: Dict[str, Any] = {"python": sys.version.split()[0]}
 
-    shipped = shipped_records() if (ROOT / "errhint_data" / "index.json").exists() else []
+    data_root = Path(args.data_root)
+    shipped = shipped_records(data_root) if (data_root / "errhint_data" / "index.json").exists() else []
     if shipped:
         qs = queries(shipped, args.queries)
-        results["shipped"] = measure_warm(shipped, qs)
-        results["shipped_cold"] = measure_cold(shipped, pkg_root=ROOT)
+        results["shipped"] = measure_warm(shipped, qs, pkg=data_root / "errhint_data")
+        results["shipped_cold"] = measure_cold(shipped, pkg_root=data_root)
         print("shipped", results["shipped"], results["shipped_cold"], flush=True)
 
     for n in args.sizes:

@@ -109,6 +109,26 @@ def test_build_index_format_and_determinism() -> None:
     json.dumps(a)  # JSON-able
 
 
+def test_rows_keep_short_literals_and_interned_dependency_lists() -> None:
+    long = "x" * 30 + " " + "y" * 30
+    recs = [
+        record("a/b", "t1", f"(?P<a>.+?)a{long} (?P<b>.+?) second run (?P<c>.+?) third (?P<d>.+?) fourth"),
+        record("huggingface/safetensors", "t2", "header too small", pulled_in_by=["huggingface/candle@0.4.2"]),
+        record("huggingface/safetensors", "t3", "header too large", pulled_in_by=["huggingface/candle@0.4.2"]),
+    ]
+    data = build_index(recs)
+    rows = [json.loads(r) for r in data["records"]]
+    assert len(rows[0][index.LITERALS]) == index.MAX_LITERALS
+    assert all(len(lit) <= index.MAX_LITERAL_LEN for lit in rows[0][index.LITERALS])
+    assert rows[0][index.LITERAL_CHARS] == len("a" + long + " ") + len(" second run ") + len(" third ") + len(" fourth")
+    assert rows[1][index.PULLED_IN_BY] == rows[2][index.PULLED_IN_BY] == 0 and rows[0][index.PULLED_IN_BY] == -1
+    assert data["pulledInBySets"] == [["huggingface/candle@0.4.2"]]
+    ix = LoadedIndex(data)
+    assert ix.pulled_in_by(1) == ("huggingface/candle@0.4.2",) and ix.pulled_in_by(0) == ()
+    text = "Za" + long + " 1 second run 2 third 3 fourth"
+    assert ix.prefiltered(text, text_tokens(text)) == [0]
+
+
 def test_build_index_inline_and_location_checks() -> None:
     recs = fixture_records()[:3]
     inline = build_index(recs)

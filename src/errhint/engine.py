@@ -145,30 +145,20 @@ def _coverage(text: str, start: int, end: int, site_kind: Optional[str]) -> Tupl
     return "partial", coverage
 
 
-def _opt(row: list, pos: int) -> Any:
-    """A row field added after format 1 was first written (absent in older indexes)."""
-    return row[pos] if len(row) > pos else None
-
-
-def _literal_chars(row: list) -> int:
-    return sum(len(lit) for lit in row[index.LITERALS])
-
-
 def _hit(
     ix: LoadedIndex, i: int, cand: normalize.Candidate, item: extract.Item, kind: str, coverage: float
 ) -> rank.Hit:
     row = ix.row(i)
-    pulled = _opt(row, index.PULLED_IN_BY) or ()
     return rank.Hit(
         kind=kind,
         coverage=coverage,
-        literal_chars=_literal_chars(row),
+        literal_chars=ix.literal_chars(i),
         repo=row[index.REPO],
         error_type=row[index.ERROR_TYPE],
         site_kind=row[index.KIND],
-        error_class=_opt(row, index.ERROR_CLASS),
+        error_class=row[index.ERROR_CLASS],
         versions=ix.versions(i),
-        pulled_in_by=tuple(pulled),
+        pulled_in_by=ix.pulled_in_by(i),
         exc_type=item.exc_type,
         cand_error_type=cand.error_type,
         cand_site_kinds=cand.site_kinds,
@@ -275,10 +265,10 @@ def _to_match(ds: Dataset, f: _Found) -> Match:
 def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, repos: Optional[Sequence[str]]) -> List[Match]:
     best: Dict[str, _Found] = {}
     for f in found:
-        row = ds.indexes[f.ix].row(f.row)
+        ix = ds.indexes[f.ix]
+        row = ix.row(f.row)
         if repos is not None:
-            pulled = _opt(row, index.PULLED_IN_BY) or ()
-            owners = {row[index.REPO]} | {p.split("@", 1)[0] for p in pulled}
+            owners = {row[index.REPO]} | {p.split("@", 1)[0] for p in ix.pulled_in_by(f.row)}
             if not owners & set(repos):
                 continue
         rid = row[index.ID]

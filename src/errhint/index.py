@@ -16,7 +16,9 @@ On-disk format 1 (JSON; see docs/design.md)::
      "keys": {"exact": {word: [row, ...]}, "prefix": {abc: [row, ...]}, "suffix": {abc: [row, ...]}},
      "byVariant": {variantName: [row, ...]}, "scan": [row, ...],
      "records": ["[id, repo, errorType, pattern, fileIndex, byteOffset, byteLength, key, literals,
-                   variantName, versionSet, backgroundTag, siteKind, errorCode, pulledInBy, errorClass]", ...],
+                   variantName, versionSet, backgroundTag, siteKind, errorCode, pulledInBySet, errorClass,
+                   literalChars]", ...],
+     "pulledInBySets": [["owner/repo@label", ...]],  # interned ``pulledInBy`` lists
      # pattern is null in file-backed rows: ``LoadedIndex.pattern`` reads it from the record
      "inline": [record, ...]}                   # only when built without locations
 
@@ -37,7 +39,12 @@ FORMAT = 1
 
 # Row positions (rows are lists for compactness).
 ID, REPO, ERROR_TYPE, PATTERN, FILE, OFFSET, LENGTH = 0, 1, 2, 3, 4, 5, 6
-KEY, LITERALS, VARIANT, VERSIONS, TAG, KIND, CODE, PULLED_IN_BY, ERROR_CLASS = 7, 8, 9, 10, 11, 12, 13, 14, 15
+KEY, LITERALS, VARIANT, VERSIONS, TAG, KIND, CODE, PULLED_IN_BY, ERROR_CLASS, LITERAL_CHARS = 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+
+MAX_LITERALS = 3
+MAX_LITERAL_LEN = 40
+"""A row keeps its 3 longest literal runs, each cut to 40 characters: a prefix of required
+text is still required, so the prefilter stays exact while rows stay small."""
 
 MIN_KEY_LEN = 3
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -354,6 +361,8 @@ def build_index(
     keys = choose_keys(run_lists)
     version_sets: List[List[str]] = []
     version_ids: Dict[Tuple[str, ...], int] = {}
+    pulled_sets: List[List[str]] = []
+    pulled_ids: Dict[Tuple[str, ...], int] = {}
     variant_table: List[list] = []
     variant_ids: Dict[str, int] = {}
 
@@ -366,14 +375,7 @@ def build_index(
 
     rows: List[list] = []
     for i, rec in enumerate(records):
-        versions = rec.get("versions")
-        vset = -1
-        if versions:
-            tup = tuple(str(v) for v in versions)
-            vset = version_ids.get(tup, -1)
-            if vset < 0:
-                vset = version_ids[tup] = len(version_sets)
-                version_sets.append(list(tup))
+        vset = _intern(rec.get("versions"), version_sets, version_ids)
         variant = rec.get("variant") or None
         variant_name = None
         if isinstance(variant, Mapping) and variant.get("name"):
@@ -395,14 +397,15 @@ def build_index(
                 offset,
                 length,
                 keys[i],
-                literal_lists[i],
+                [lit[:MAX_LITERAL_LEN] for lit in literal_lists[i][:MAX_LITERALS]],
                 variant_name,
                 vset,
                 rec.get("backgroundTag"),
                 rec.get("siteKind"),
                 rec.get("errorCode"),
-                list(rec["pulledInBy"]) if rec.get("pulledInBy") else None,
+                _intern(rec.get("pulledInBy"), pulled_sets, pulled_ids),
                 rec.get("errorClass"),
+                sum(len(lit) for lit in run_lists[i].runs),
             ]
         )
     for extra in variants:
@@ -427,6 +430,7 @@ def build_index(
         "datasetVersion": dataset_version,
         "files": list(files),
         "versionSets": version_sets,
+        "pulledInBySets": pulled_sets,
         "repoLabels": {repo: sorted(labels) for repo, labels in sorted(repo_labels.items())},
         "variants": variant_table,
         "keys": keys,
@@ -437,6 +441,18 @@ def build_index(
     if locations is None:
         index["inline"] = [dict(r) for r in records]
     return index
+
+
+def _intern(values: Any, table: List[List[str]], ids: Dict[Tuple[str, ...], int]) -> int:
+    """Position of the list ``values`` in ``table`` (added when new); -1 for none."""
+    if not values:
+        return -1
+    key = tuple(str(v) for v in values)
+    found = ids.get(key)
+    if found is None:
+        found = ids[key] = len(table)
+        table.append(list(key))
+    return found
 
 
 def _variant_entry(repo: str, variant: Mapping[str, Any]) -> list:
@@ -509,6 +525,7 @@ class LoadedIndex:
         self._rows: List[Optional[list]] = [None] * len(self._raw)
         self.files: List[str] = list(data.get("files", ()))
         self.version_sets: List[List[str]] = data.get("versionSets", [])
+        self._pulled_sets: List[List[str]] = data.get("pulledInBySets", [])
         self.dataset_version: str = data.get("datasetVersion", "")
         self._repo_labels: Mapping[str, List[str]] = data.get("repoLabels", {})
         self._variant_table: List[list] = data.get("variants", [])
@@ -587,6 +604,17 @@ class LoadedIndex:
     def versions(self, i: int) -> Tuple[str, ...]:
         vset = self.row(i)[VERSIONS]
         return tuple(self.version_sets[vset]) if isinstance(vset, int) and 0 <= vset < len(self.version_sets) else ()
+
+    def pulled_in_by(self, i: int) -> Tuple[str, ...]:
+        """``owner/repo@label`` of the releases that depend on row ``i``'s crate version."""
+        row = self.row(i)
+        pset = row[PULLED_IN_BY] if len(row) > PULLED_IN_BY else None
+        return tuple(self._pulled_sets[pset]) if isinstance(pset, int) and 0 <= pset < len(self._pulled_sets) else ()
+
+    def literal_chars(self, i: int) -> int:
+        """How much literal text the row's pattern requires (all runs, untruncated)."""
+        row = self.row(i)
+        return row[LITERAL_CHARS] if len(row) > LITERAL_CHARS else sum(len(lit) for lit in row[LITERALS])
 
     def labels(self, repo: str) -> List[str]:
         """Every release label this index knows for ``repo``."""

@@ -98,6 +98,13 @@ def fill_roles(text: str, roles: Dict[str, str]) -> str:
     return ROLE.sub(sub, text)
 
 
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
+
+
+def first_sentence(text: str) -> str:
+    return _SENTENCE.split(text.strip(), 1)[0]
+
+
 def fill_facts(text: str, facts: Dict[str, str]) -> str:
     return FACT.sub(lambda m: facts.get(m.group(1), m.group(0)), text)
 
@@ -149,12 +156,12 @@ def site_sentence(draft: Draft) -> str:
         "string_error": "returns this message as an error",
         "io_error": "returns this I/O error",
         "panic": "panics with this message",
-        "unimplemented": "panics with `not implemented: ` and this text, marking an unimplemented case",
-        "todo": "panics with `not yet implemented: ` and this text, marking a case left for later",
-        "unreachable": "panics with `internal error: entered unreachable code: ` and this text, for a state it considers impossible",
-        "assert": "asserts a condition and panics with this message when it is false",
-        "assert_eq": "compares two values and panics with this message (followed by the left/right values) when they differ",
-        "expect": "expects the previous step to succeed and panics with this message (followed by the underlying error) otherwise",
+        "unimplemented": "panics (`not implemented: ` + this text) for a case it does not implement",
+        "todo": "panics (`not yet implemented: ` + this text) for a case left for later",
+        "unreachable": "panics (`internal error: entered unreachable code: ` + this text) on a state it deems impossible",
+        "assert": "panics with this message when an assertion fails",
+        "assert_eq": "panics with this message (plus left/right values) when two values differ",
+        "expect": "panics with this message (plus the underlying error) when a step it relies on fails",
     }
     verb = verbs.get(kind, "reports this error")
     return f"{crate} {verb} in {_where(draft)}."
@@ -230,7 +237,7 @@ def compose(draft: Draft, family: Dict[str, Any], error_type: str, newest: Dict[
         return fill_facts(fill_roles(text, roles), facts)
 
     fam = {k: for_repo(v, draft.repo) for k, v in family.items()}
-    doc = " ".join(x for x in (site_sentence(draft), render(fam["documentation"]), surfacing_sentence(draft, error_type)) if x)
+    doc = " ".join(x for x in (site_sentence(draft), first_sentence(render(fam["documentation"])), surfacing_sentence(draft, error_type)) if x)
     trigger = render(fam["triggerScenarios"])
     if draft.tags and site.kind == "tensor_check":
         trigger += f" Operations that run this check: {_code_list(draft.tags, 6)}."
@@ -240,17 +247,20 @@ def compose(draft: Draft, family: Dict[str, Any], error_type: str, newest: Dict[
         fns = sorted({fn for _, _, fn in draft.raised_at if fn})
         if fns:
             trigger += f" {site.crate} raises it from {_code_list(fns)}."
-    solutions = [render(s) for s in fam["solutions"]]
+    # the first two, specialised; the renderer appends the rest of the family's list
+    solutions = [render(s) for s in fam["solutions"][:2]]
     note = version_note(draft, newest, all_labels)
     if note:
         solutions.append(note)
     return {
         "documentation": doc,
         "triggerScenarios": trigger,
-        "commonSituations": render(fam["commonSituations"]),
+        # the family's situations and tips are shown with every record (families.json), so the
+        # record keeps only what is its own
+        "commonSituations": "",
         "solutions": solutions,
         "exampleFix": fam["exampleFix"],
         "handlingStrategy": fam["handlingStrategy"],
-        "preventionTips": [render(t) for t in fam["preventionTips"][:2]],
+        "preventionTips": [],
         "tryCatchPattern": try_catch(draft, error_type),
     }

@@ -132,11 +132,16 @@ def build(
     records: List[Dict[str, Any]] = []
     dropped: Dict[str, str] = {}
     dropped_count: Counter = Counter()
+    shared = deps_mod.shared_templates(drafts, dep_list)
     for d in drafts:
         seed = seed_by_message.get((d.repo, message_text(d)))
         if seed is not None:
             redirect[d.id] = seed["id"]
             dropped_count["replaced by a seed record"] += 1
+            continue
+        if d.id in shared:
+            redirect[d.id] = shared[d.id]
+            dropped_count["same template as the crate's former home (burn)"] += 1
             continue
         tag = catalogue.assign(d)
         rec = deps_mod.finalize_record(build_record(d, tag, catalogue.families[tag], newest, labels))
@@ -175,6 +180,9 @@ def build(
     inputs += deps_mod.inputs(curation)
     for path in sorted((curation / "sites").glob("*.jsonl")) if (curation / "sites").is_dir() else []:
         inputs.append(path.read_bytes())
+    # the builder's own code: a changed miner or composer gives a new dataset version
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        inputs.append(path.name.encode() + b"\0" + path.read_bytes())
     dv = dataset_version([r.date for r in results], inputs)
 
     from errhint.index import build_index

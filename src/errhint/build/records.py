@@ -114,6 +114,9 @@ def build_record(draft: Draft, tag: str, family: Dict[str, Any], newest: Dict[st
         "variant": site.variant,
         "pulledInBy": draft.pulled_in_by,
     }
+    for optional in ("variant", "pulledInBy"):
+        if record[optional] is None:
+            del record[optional]
     if draft.raised_at:
         record["raisedAt"] = [
             {"file": p, "line": ln, "fn": fn} for p, ln, fn in draft.raised_at[:MAX_RAISED_AT]

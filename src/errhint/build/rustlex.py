@@ -275,10 +275,8 @@ def _quote(src: str, i: int) -> Token:
     """A char literal or a lifetime/label starting at the quote ``i``."""
     n = len(src)
     if i + 1 < n and src[i + 1] == "\\":
-        j = i + 2
+        j = i + 3  # past the backslash and the escaped character (which may be a quote)
         while j < n and src[j] != "'":
-            if src[j] == "\\":
-                j += 1
             j += 1
         return Token(CHAR, src[i : j + 1], i, min(j + 1, n), decode_escapes(src[i + 1 : j]))
     if i + 2 < n and src[i + 2] == "'":
