@@ -93,8 +93,10 @@ def test_build_index_format_and_determinism() -> None:
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert a["format"] == 1 and a["datasetVersion"] == "dv" and "inline" not in a
     assert all(isinstance(r, str) for r in a["records"])  # rows are parsed only when selected
-    row = json.loads(a["records"][0])
-    assert row[index.ID] == recs[0]["id"] and row[index.PATTERN] is None  # read from the record line
+    row = LoadedIndex(a).row(0)
+    assert json.loads(a["records"][0])[index.REPO] == a["strings"].index(recs[0]["repo"])  # interned on disk
+    assert row[index.ID] == recs[0]["id"] and row[index.REPO] == recs[0]["repo"]
+    assert row[index.PATTERN] is None  # read from the record line
     assert (row[index.FILE], row[index.OFFSET], row[index.LENGTH]) == (0, 0, 10)
     assert a["versionSets"][row[index.VERSIONS]] == recs[0]["versions"]
     # version lists are interned: far fewer sets than records

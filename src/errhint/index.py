@@ -19,6 +19,7 @@ On-disk format 1 (JSON; see docs/design.md)::
                    variantName, versionSet, backgroundTag, siteKind, errorCode, pulledInBySet, errorClass,
                    literalChars]", ...],
      "pulledInBySets": [["owner/repo@label", ...]],  # interned ``pulledInBy`` lists
+     "strings": [str, ...],  # repo, errorType, backgroundTag, siteKind, errorClass of rows, interned
      # pattern is null in file-backed rows: ``LoadedIndex.pattern`` reads it from the record
      "inline": [record, ...]}                   # only when built without locations
 
@@ -40,6 +41,9 @@ FORMAT = 1
 # Row positions (rows are lists for compactness).
 ID, REPO, ERROR_TYPE, PATTERN, FILE, OFFSET, LENGTH = 0, 1, 2, 3, 4, 5, 6
 KEY, LITERALS, VARIANT, VERSIONS, TAG, KIND, CODE, PULLED_IN_BY, ERROR_CLASS, LITERAL_CHARS = 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+
+INTERNED = (REPO, ERROR_TYPE, TAG, KIND, ERROR_CLASS)
+"""Row fields stored as positions in the index's ``strings`` table (few distinct values)."""
 
 MAX_LITERALS = 3
 MAX_LITERAL_LEN = 40
@@ -363,6 +367,18 @@ def build_index(
     version_ids: Dict[Tuple[str, ...], int] = {}
     pulled_sets: List[List[str]] = []
     pulled_ids: Dict[Tuple[str, ...], int] = {}
+    strings: List[str] = []
+    string_ids: Dict[str, int] = {}
+
+    def _string(value: Any) -> int:
+        if value is None:
+            return -1
+        found = string_ids.get(value)
+        if found is None:
+            found = string_ids[value] = len(strings)
+            strings.append(value)
+        return found
+
     variant_table: List[list] = []
     variant_ids: Dict[str, int] = {}
 
@@ -388,8 +404,8 @@ def build_index(
         rows.append(
             [
                 str(rec.get("id", "")),
-                str(rec.get("repo", "")),
-                str(rec.get("errorType", "exception")),
+                _string(str(rec.get("repo", ""))),
+                _string(str(rec.get("errorType", "exception"))),
                 # File-backed rows leave the pattern in the record line: it is read only for
                 # rows whose literals all occur in a text, and the index stays a third smaller.
                 str(rec.get("messagePattern") or "") if locations is None else None,
@@ -400,11 +416,11 @@ def build_index(
                 [lit[:MAX_LITERAL_LEN] for lit in literal_lists[i][:MAX_LITERALS]],
                 variant_name,
                 vset,
-                rec.get("backgroundTag"),
-                rec.get("siteKind"),
+                _string(rec.get("backgroundTag")),
+                _string(rec.get("siteKind")),
                 rec.get("errorCode"),
                 _intern(rec.get("pulledInBy"), pulled_sets, pulled_ids),
-                rec.get("errorClass"),
+                _string(rec.get("errorClass")),
                 sum(len(lit) for lit in run_lists[i].runs),
             ]
         )
@@ -424,13 +440,14 @@ def build_index(
         if row[VARIANT]:
             by_variant.setdefault(row[VARIANT], []).append(i)
         if row[VERSIONS] >= 0:
-            repo_labels.setdefault(row[REPO], set()).update(version_sets[row[VERSIONS]])
+            repo_labels.setdefault(strings[row[REPO]], set()).update(version_sets[row[VERSIONS]])
     index: Dict[str, Any] = {
         "format": FORMAT,
         "datasetVersion": dataset_version,
         "files": list(files),
         "versionSets": version_sets,
         "pulledInBySets": pulled_sets,
+        "strings": strings,
         "repoLabels": {repo: sorted(labels) for repo, labels in sorted(repo_labels.items())},
         "variants": variant_table,
         "keys": keys,
@@ -526,6 +543,7 @@ class LoadedIndex:
         self.files: List[str] = list(data.get("files", ()))
         self.version_sets: List[List[str]] = data.get("versionSets", [])
         self._pulled_sets: List[List[str]] = data.get("pulledInBySets", [])
+        self._strings: List[str] = data.get("strings", [])
         self.dataset_version: str = data.get("datasetVersion", "")
         self._repo_labels: Mapping[str, List[str]] = data.get("repoLabels", {})
         self._variant_table: List[list] = data.get("variants", [])
@@ -551,6 +569,10 @@ class LoadedIndex:
         if row is None:
             raw = self._raw[i]
             row = json.loads(raw) if isinstance(raw, str) else list(raw)
+            strings = self._strings
+            for pos in INTERNED:
+                ref = row[pos]
+                row[pos] = strings[ref] if isinstance(ref, int) and ref >= 0 else None
             self._rows[i] = row
         return row
 
