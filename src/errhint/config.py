@@ -9,32 +9,68 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from dataclasses import dataclass, field, replace
 from typing import Any, Optional, TextIO, Tuple
 
 VERBOSITIES = ("brief", "full")
 
 
-@dataclass(frozen=True)
+_FIELDS = ("verbosity", "limit", "min_score", "repos", "color", "paths")
+
+
 class Options:
-    """What errhint shows and where it looks; every hook and ``lookup`` reads these."""
+    """What errhint shows and where it looks; every hook and ``lookup`` reads these.
 
-    verbosity: str = "brief"
-    limit: int = 3
-    min_score: float = 0.5
-    repos: Optional[Tuple[str, ...]] = None
-    color: Optional[bool] = None
-    """None means: colour only on a TTY and never with NO_COLOR."""
-    paths: Tuple[str, ...] = field(default_factory=tuple)
-    """Extra dataset files or directories, on top of ERRHINT_DATA and entry points."""
+    Immutable. A plain class rather than a dataclass: ``dataclasses`` imports ``inspect``,
+    which would add several milliseconds to the first hook call.
 
-    def __post_init__(self) -> None:
-        if self.verbosity not in VERBOSITIES:
-            raise ValueError(f"verbosity must be one of {VERBOSITIES}, not {self.verbosity!r}")
-        if not isinstance(self.limit, int) or self.limit < 1:
-            raise ValueError(f"limit must be a positive int, not {self.limit!r}")
-        if not 0.0 <= float(self.min_score) <= 1.0:
-            raise ValueError(f"min_score must be in [0, 1], not {self.min_score!r}")
+    ``color=None`` means colour only on a TTY and never with NO_COLOR; ``paths`` are extra
+    dataset files or folders on top of ERRHINT_DATA and entry points.
+    """
+
+    __slots__ = _FIELDS
+    verbosity: str
+    limit: int
+    min_score: float
+    repos: Optional[Tuple[str, ...]]
+    color: Optional[bool]
+    paths: Tuple[str, ...]
+
+    def __init__(
+        self,
+        verbosity: str = "brief",
+        limit: int = 3,
+        min_score: float = 0.5,
+        repos: Optional[Tuple[str, ...]] = None,
+        color: Optional[bool] = None,
+        paths: Tuple[str, ...] = (),
+    ) -> None:
+        if verbosity not in VERBOSITIES:
+            raise ValueError(f"verbosity must be one of {VERBOSITIES}, not {verbosity!r}")
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise ValueError(f"limit must be a positive int, not {limit!r}")
+        if not isinstance(min_score, (int, float)) or not 0.0 <= float(min_score) <= 1.0:
+            raise ValueError(f"min_score must be a number in [0, 1], not {min_score!r}")
+        for name, value in zip(_FIELDS, (verbosity, limit, float(min_score), repos, color, tuple(paths))):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Options is immutable; use errhint.configure(...)")
+
+    def _asdict(self) -> dict:
+        return {name: getattr(self, name) for name in _FIELDS}
+
+    def replace(self, **changes: Any) -> "Options":
+        return Options(**{**self._asdict(), **changes})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Options) and self._asdict() == other._asdict()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._asdict().items()))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self._asdict().items())
+        return f"Options({inner})"
 
 
 _lock = threading.Lock()
@@ -83,10 +119,10 @@ def current() -> Options:
 def merged(**overrides: Any) -> Options:
     """The current options with per-call overrides (``None`` values are ignored)."""
     changes = {k: v for k, v in overrides.items() if v is not None}
-    unknown = set(changes) - set(Options.__dataclass_fields__)
+    unknown = set(changes) - set(_FIELDS)
     if unknown:
         raise TypeError(f"unknown errhint option(s): {', '.join(sorted(unknown))}")
-    return replace(current(), **_normalise(changes)) if changes else current()
+    return current().replace(**_normalise(changes)) if changes else current()
 
 
 def configure(**options: Any) -> Options:
