@@ -185,6 +185,16 @@ def test_limit_min_score_and_repos(engine_dataset) -> None:  # type: ignore[no-u
     assert engine.lookup(ValueError('SafeTensor(InvalidOffset("w"))'), repos=[CANDLE])  # pulled in by candle
 
 
+def test_configured_options_apply(engine_dataset, clean_errhint: None) -> None:  # type: ignore[no-untyped-def]
+    from errhint import config
+
+    raw = (TEXTS / "candle_0.4.2_withbacktrace.txt").read_text()
+    assert len(engine.lookup(ValueError(raw))) >= 2
+    config.configure(limit=1)
+    assert len(engine.lookup(ValueError(raw))) == 1
+    assert len(engine.lookup(ValueError(raw), limit=2)) == 2  # a call's argument beats the option
+
+
 def test_lookup_never_raises(engine_dataset, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     class Broken(Exception):
         def __str__(self) -> str:
