@@ -70,9 +70,6 @@ class Dataset:
             self._labels = rank.installed_labels(labels_of, distinfo.version)
         return self._labels
 
-    def size(self) -> int:
-        return sum(len(ix) for ix in self.indexes)
-
 
 def load(paths: Sequence[str] = ()) -> Dataset:
     """Build the dataset from the shipped index and extra sources (``data.py``)."""
@@ -208,7 +205,7 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
     excluded = _excluded_repos(evidence)
     templates = _templates_for(ds, excluded)
     for item in items:
-        for cand in normalize.candidates(item.text, exc_type=item.exc_type, templates=templates, weight=1.0):
+        for cand in normalize.candidates(item.text, exc_type=item.exc_type, templates=templates):
             key = (cand.text, cand.variant, item.exc_type)
             if key in seen_texts or not cand.text:
                 continue

@@ -331,7 +331,7 @@ def _candidate(
 # --------------------------------------------------------------------------- panics
 
 
-def tensor_check_candidates(text: str, *, weight: float = 1.0) -> List[Candidate]:
+def tensor_check_candidates(text: str) -> List[Candidate]:
     """One candidate per numbered reason of a burn ``Tensor Operation Error`` report."""
     start = text.find(_TENSOR_CHECK)
     body = text[start:]
@@ -355,13 +355,12 @@ def tensor_check_candidates(text: str, *, weight: float = 1.0) -> List[Candidate
                 captures={"op": op} if op else None,
                 form="tensor_check",
                 repo_hint=BURN,
-                weight=weight,
             )
         )
     return out
 
 
-def _expect_split(text: str, templates: Templates, error_type: Optional[str], weight: float) -> List[Candidate]:
+def _expect_split(text: str, templates: Templates) -> List[Candidate]:
     """``Result::expect(msg)`` prints ``msg: <Debug of the error>``: find that split."""
     pos = 0
     for _ in range(8):
@@ -372,8 +371,8 @@ def _expect_split(text: str, templates: Templates, error_type: Optional[str], we
         value = parse_debug(tail)
         if value is not None and (value.kind == "variant" or value.kind == "str" or value.is_variant):
             head = text[:pos]
-            out = [_candidate(head, error_type="panic", site_kinds=frozenset({"expect"}), form="expect", weight=weight)]
-            out.extend(debug_candidates(value, templates, error_type="exception", weight=weight * 0.95))
+            out = [_candidate(head, error_type="panic", site_kinds=frozenset({"expect"}), form="expect")]
+            out.extend(debug_candidates(value, templates, error_type="exception", weight=0.95))
             return out
         pos += 2
     return []
@@ -384,7 +383,6 @@ def candidates(
     *,
     exc_type: str = "",
     templates: Templates = _no_templates,
-    weight: float = 1.0,
 ) -> List[Candidate]:
     """Every clean message hidden in ``text`` (one exception's message)."""
     text = text[:MAX_INPUT]
@@ -400,28 +398,28 @@ def candidates(
     hint = repo_of_location(location)
 
     if _TENSOR_CHECK in text[:200]:
-        return tensor_check_candidates(text, weight=weight)
+        return tensor_check_candidates(text)
 
     m = _UNWRAP.match(text)
     if m:
         value = parse_debug(text[m.end() :])
         if value is not None:
-            found = debug_candidates(value, templates, error_type="exception", weight=weight)
+            found = debug_candidates(value, templates, error_type="exception")
             if found:
                 return [_with_hint(c, hint) for c in found]
 
     if not is_panic:
         value = parse_debug(text)
         if value is not None and (value.is_variant or value.kind == "str"):
-            found = debug_candidates(value, templates, error_type=error_type or "exception", weight=weight)
+            found = debug_candidates(value, templates, error_type=error_type or "exception")
             if found:
                 return found
 
     if is_panic or error_type is None:
-        special = _panic_candidates(text, templates, error_type, weight)
+        special = _panic_candidates(text, templates, error_type)
         if special:
             return [_with_hint(c, hint) for c in special]
-    return [_candidate(text, error_type=error_type, repo_hint=hint, weight=weight)]
+    return [_candidate(text, error_type=error_type, repo_hint=hint)]
 
 
 def _with_hint(c: Candidate, hint: Optional[str]) -> Candidate:
@@ -430,7 +428,7 @@ def _with_hint(c: Candidate, hint: Optional[str]) -> Candidate:
     return c._replace(repo_hint=hint)
 
 
-def _panic_candidates(text: str, templates: Templates, error_type: Optional[str], weight: float) -> List[Candidate]:
+def _panic_candidates(text: str, templates: Templates, error_type: Optional[str]) -> List[Candidate]:
     for rx in (_ASSERT_NEW, _ASSERT_OLD):
         m = rx.match(text)
         if m:
@@ -444,20 +442,19 @@ def _panic_candidates(text: str, templates: Templates, error_type: Optional[str]
                     site_kinds=frozenset({"assert_eq"}),
                     captures=caps,
                     form="assert_eq",
-                    weight=weight,
                 )
             ]
     for prefix, kind in _PANIC_PREFIXES:
         if text.startswith(prefix):
             rest = text[len(prefix) :]
             if rest.startswith(": ") and rest[2:].strip():
-                return [_candidate(rest[2:], error_type="panic", site_kinds=frozenset({kind}), form="panic", weight=weight)]
+                return [_candidate(rest[2:], error_type="panic", site_kinds=frozenset({kind}), form="panic")]
             if not rest.strip():
-                return [_candidate(text, error_type="panic", site_kinds=frozenset({kind}), form="panic", weight=weight)]
+                return [_candidate(text, error_type="panic", site_kinds=frozenset({kind}), form="panic")]
     if text == "explicit panic":
-        return [_candidate(text, error_type="panic", site_kinds=frozenset({"panic"}), form="panic", weight=weight)]
+        return [_candidate(text, error_type="panic", site_kinds=frozenset({"panic"}), form="panic")]
     if error_type == "panic" or error_type is None:
-        split = _expect_split(text, templates, error_type, weight)
+        split = _expect_split(text, templates)
         if split:
-            return [_candidate(text, error_type=error_type, weight=weight)] + split
+            return [_candidate(text, error_type=error_type)] + split
     return []
