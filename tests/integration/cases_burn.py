@@ -5,6 +5,8 @@ burn reports almost everything as a panic, which pyo3 turns into
 <file>:<line>`` to stderr, which names the site directly (for ``check!`` reports the line is
 the caller in ``tensor/api/*.rs``; the ``TensorError::new`` text is in ``tensor/api/check.rs``).
 pyburn's own ``PyValueError``s and ``expect`` messages are sites of KwachOjunga/wrap-burn.
+A TensorCheck template is the ``TensorError::new`` description followed by its ``.details``
+format string, joined by one space as the report prints them.
 
 Run each case in its own process: a panic inside pyburn while burn's global RNG lock is held
 poisons that lock, and every later random initialisation in the process then fails with
@@ -57,11 +59,14 @@ CASES: List[Site] = [
     # --- burn-tensor TensorCheck reports (check! panics) -------------------------------------
     Site(
         "ones-rank-mismatch", lambda: _nd().ndarray_tensor.TensorPy.ones([2, 3], 3),
-        BURN, "Given dimensions differ from the tensor rank.", CHECK, "PanicException",
+        BURN, "Given dimensions differ from the tensor rank. Tensor rank: '{D}', given dimensions: '{dims:?}'.",
+        CHECK, "PanicException", {"D": "3", "dims": "[2, 3]"},
     ),
     Site(
         "add-incompatible-shapes", lambda: _ones(2, 3).add(_ones(4, 5)),
-        BURN, "The provided tensors have incompatible shapes.", CHECK, "PanicException",
+        BURN, "The provided tensors have incompatible shapes. Incompatible size at dimension '{}' => '{} != {}', "
+        "which can't be broadcasted. Lhs tensor shape {:?}, Rhs tensor shape {:?}.", CHECK, "PanicException",
+        {"lhs": "[2, 3]", "rhs": "[4, 5]"},
     ),
     Site(
         "sum-dim-out-of-range", lambda: _ones(2, 3).sum_dim(5),
@@ -70,38 +75,50 @@ CASES: List[Site] = [
     ),
     Site(
         "instance-norm-reshape", lambda: _nn().InstanceNormPy(4).forward(_ones(2, 6, 3)),
-        BURN, "The given shape doesn't have the same number of elements as the current tensor.", CHECK,
-        "PanicException",
+        BURN, "The given shape doesn't have the same number of elements as the current tensor. "
+        "Current shape: {:?}, target shape: {:?}.", CHECK,
+        "PanicException", {"current": "[2, 6, 3]", "target": "[2, 4, 4]"},
     ),
     Site(
         "gru-matmul-inner-dim", lambda: _nn().gru.GruPy(4, 3, True).forward(_ones(2, 5, 5), None),
-        BURN, "The inner dimension of matmul should be the same, but got {dim_lhs} and {dim_rhs}.", CHECK,
+        BURN, "The inner dimension of matmul should be the same, but got {dim_lhs} and {dim_rhs}. "
+        "Lhs shape {:?}, rhs shape {:?}.", CHECK,
         "PanicException", {"dim_lhs": "5", "dim_rhs": "4"},
     ),
     Site(
         "prelu-channels", lambda: _nn().PReluPy(4).forward(_ones(2, 5)),
-        BURN, "Number of channels in input tensor and  number of weights must be equal", CHECK,
-        "PanicException",
+        BURN,
+        "Number of channels in input tensor and  number of weights must be equal "
+        "Got no. of channels: {channels}, no. of weights: {num_weights}",
+        CHECK, "PanicException", {"channels": "5", "num_weights": "4"},
     ),
     Site(
         "prelu-channels-1d", lambda: _nn().PReluPy(4).forward(_ones(5)),
-        BURN, "Number of channels in input tensor and  number of weights must be equal", CHECK,
-        "PanicException",
+        BURN,
+        "Number of channels in input tensor and  number of weights must be equal "
+        "Got no. of channels: 1, no. of weights: {}",
+        CHECK, "PanicException", {"weights": "4"},
     ),
     Site(
         "conv2d-input-channels", lambda: _nn().conv.Conv2dPy([4, 6], [3, 3]).forward(_ones(1, 3, 8, 8)),
-        BURN, "Number of channels in input tensor and input channels of convolution must be equal.", CHECK,
-        "PanicException",
+        BURN,
+        "Number of channels in input tensor and input channels of convolution must be equal. "
+        "got: {channels}, expected: {expected}",
+        CHECK, "PanicException", {"channels": "3", "expected": "4"},
     ),
     Site(
         "conv-transpose2d-input-channels",
         lambda: _nn().conv.ConvTranspose2dPy([4, 6], [3, 3]).forward(_ones(1, 3, 8, 8)),
-        BURN, "Number of channels in input tensor and input channels of convolution must be equal.", CHECK,
-        "PanicException",
+        BURN,
+        "Number of channels in input tensor and input channels of convolution must be equal. "
+        "got: {channels}, expected: {expected}",
+        CHECK, "PanicException", {"channels": "3", "expected": "4"},
     ),
     Site(
         "padding-mask-zero-length", _padding_mask_zero_length,
-        BURN, "The provided ranges array has a range where the start index is bigger or equal to its end.",
+        BURN, "The provided ranges array has a range where the start index is bigger or equal to its end. "
+        "The range at dimension '{}' starts at '{}' and is greater or equal to its end '{}'. "
+        "Current tensor shape {:?}, value tensor shape {:?}, provided ranges {:?}.",
         CHECK, "PanicException",
     ),
     # --- burn-ndarray panics --------------------------------------------------------------
