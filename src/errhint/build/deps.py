@@ -141,15 +141,17 @@ def debug_form_sites(sites: Sequence[Site]) -> List[Site]:
     """One site per Debug-only variant seen in ``sites`` (definitions or constructions).
 
     The representative is a construction (it names the function that raises the error) when
-    there is one, else the Display definition.  Enum variants only: a struct error type whose
-    Debug prints a status code (cudarc's ``CublasError(..)``) is covered by the result-code
-    records instead.
+    there is one, else the Display definition.  A tuple-struct error type whose Debug prints a
+    status code (cudarc's ``DriverError(..)``, ``CublasError(..)``) is left to the result-code
+    records, which say which code it is.
     """
     chosen: Dict[Tuple[str, str, str], Site] = {}
     for s in sites:
         var = s.variant
-        if not var or var.get("name") == var.get("enum") or not _debug_only(var):
+        if not var or not _debug_only(var):
             continue
+        if var.get("name") == var.get("enum") and var.get("shape") != "struct":
+            continue  # a tuple-struct error type (`DriverError(code)`): a result code, see cuda_codes
         key = (s.crate, str(var.get("enum")), str(var.get("name")))
         best = chosen.get(key)
         rank = (0 if (not s.definition and s.fn) else 1, s.path, s.line)
