@@ -240,3 +240,173 @@ def test_dependency_commits_exist_in_the_mirrors() -> None:
         git = Path("/work/.mirror") / s.mirror_name / "repo"
         out = subprocess.run(["git", f"--git-dir={git}", "cat-file", "-t", s.commit], capture_output=True, text=True)
         assert out.stdout.strip() == "commit", (s.repo, s.label)
+
+
+# ------------------------------------------------------------------ deps.py: selection, Debug forms, families
+
+from types import SimpleNamespace  # noqa: E402
+
+from errhint.build import deps  # noqa: E402
+from errhint.build.scan import SnapshotResult  # noqa: E402
+from errhint.build.sites import Site  # noqa: E402
+from errhint.build.template import parse_format, synthesize, to_regex  # noqa: E402
+
+
+def _site(kind: str, path: str = "wgpu-core/src/device/mod.rs", text: str = "Buffer {0:?} is invalid", **kw: object) -> Site:
+    return Site(kind=kind, line=10, end_line=10, template=parse_format(text) if text else None, path=path, crate=kw.pop("crate", "wgpu-core"), **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "kind, path, kept",
+    [
+        ("error_variant", "wgpu-core/src/resource.rs", True),
+        ("variant_construction", "wgpu-core/src/device/resource.rs", True),
+        ("assert", "wgpu-core/src/track/mod.rs", False),
+        ("unreachable", "wgpu-core/src/command/mod.rs", False),
+        ("panic", "wgpu-core/src/device/life.rs", False),
+        ("panic", "wgpu/src/backend/wgpu_core.rs", True),
+        ("expect", "wgpu/src/util/init.rs", True),
+        ("todo", "wgpu/src/api/device.rs", False),
+        ("assert", "wgpu/src/backend/webgpu/webgpu_sys/gen_GpuColorDict.rs", False),
+        ("error_variant", "wgpu/src/backend/webgpu.rs", False),
+    ],
+)
+def test_wgpu_selection_keeps_what_users_see(kind: str, path: str, kept: bool) -> None:
+    assert deps.wgpu_user_facing(_site(kind, path)) is kept
+
+
+@pytest.mark.parametrize(
+    "variant, text, debug_output",
+    [
+        ({"name": "HeaderTooSmall", "shape": "unit", "fields": []}, "HeaderTooSmall", "SafeTensor(HeaderTooSmall)"),
+        ({"name": "InvalidOffset", "shape": "tuple", "fields": [{"name": "0"}]}, "InvalidOffset({0:?})", 'SafeTensor(InvalidOffset("w"))'),
+        ({"name": "InvalidTensorView", "shape": "tuple", "fields": [{"name": "0"}, {"name": "1"}, {"name": "2"}]},
+         "InvalidTensorView({0:?}, {1:?}, {2:?})", "InvalidTensorView(F32, [2, 3], 20)"),
+        ({"name": "CompileError", "shape": "struct", "fields": [{"name": "nvrtc"}, {"name": "log"}]},
+         "CompileError {{ nvrtc: {nvrtc:?}, log: {log:?} }}", 'CompileError { nvrtc: NvrtcError(NVRTC_ERROR_COMPILATION), log: "x" }'),
+    ],
+)
+def test_debug_template_matches_rust_derived_debug(variant: Dict[str, object], text: str, debug_output: str) -> None:
+    tpl = deps.debug_template(variant)
+    assert tpl.text == text
+    pattern = regex.compile(to_regex(tpl), regex.DOTALL)
+    assert pattern.search(debug_output)
+    assert pattern.search(synthesize(tpl))
+
+
+def _var(name: str, display: object, shape: str = "unit", fields: List[str] = (), enum: str = "SafeTensorError", transparent: bool = False) -> Dict[str, object]:  # type: ignore[assignment]
+    return {"enum": enum, "name": name, "shape": shape, "fields": [{"name": f, "debug": False} for f in fields],
+            "display": display, "transparent": transparent}
+
+
+def test_debug_form_sites_cover_debug_only_variants_once_preferring_a_construction() -> None:
+    sites = [
+        # safetensors 0.4: Display is `{self:?}` (definition site) and constructions without payload
+        _site("display_arm", "safetensors/src/tensor.rs", "{self:?}", crate="safetensors", definition=True,
+              variant=_var("HeaderTooSmall", "{self:?}")),
+        _site("variant_construction", "safetensors/src/tensor.rs", "", crate="safetensors", fn="read_metadata",
+              variant=_var("HeaderTooSmall", "{self:?}"), reason="wrapper"),
+        # an enum without Display, tuple variant
+        _site("variant_construction", "src/nvrtc/safe.rs", "", crate="cudarc", fn="compile_ptx",
+              variant=_var("CreationError", None, "tuple", ["0"], enum="CompileError"), reason="debug-only"),
+        # has a real Display: not a Debug form
+        _site("display_arm", "safetensors/src/tensor.rs", "header too small", crate="safetensors", definition=True,
+              variant=_var("HeaderTooSmall", "header too small")),
+        # transparent wrapper and tuple-struct error type: skipped
+        _site("variant_construction", "a.rs", "", crate="c", variant=_var("Io", None, "tuple", ["0"], transparent=True)),
+        _site("variant_construction", "src/driver/result.rs", "", crate="cudarc", variant=_var("DriverError", None, "tuple", ["0"], enum="DriverError")),
+    ]
+    out = deps.debug_form_sites(sites)
+    assert [(s.crate, s.template.text, s.fn) for s in out] == [  # type: ignore[union-attr]
+        ("cudarc", "CreationError({0:?})", "compile_ptx"),
+        ("safetensors", "HeaderTooSmall", "read_metadata"),
+    ]
+    for s in out:
+        assert s.kind == "variant_construction" and s.variant_key.endswith("::" + s.variant["name"])  # type: ignore[index]
+        assert s.variant["display"] is None and all(f["debug"] for f in s.variant["fields"])  # type: ignore[index]
+
+
+def _record_for(tpl_text: str, variant: Dict[str, object], kind: str = "variant_construction") -> Dict[str, object]:
+    tpl = parse_format(tpl_text)
+    return {"siteKind": kind, "variant": variant, "errorMessage": tpl.text, "messagePattern": to_regex(tpl)}
+
+
+def test_finalize_bounds_debug_form_names_only() -> None:
+    unit = deps.finalize_record(_record_for("InvalidHeader", _var("InvalidHeader", None)))
+    p = regex.compile(unit["messagePattern"])  # type: ignore[arg-type]
+    assert p.search("SafeTensor(InvalidHeader)") and not p.search("SafeTensor(InvalidHeaderLength)")
+    assert not p.search("XInvalidHeader")
+    tup = deps.finalize_record(_record_for("InvalidOffset({0:?})", _var("InvalidOffset", None, "tuple", ["0"])))
+    assert str(tup["messagePattern"]).startswith("(?<![A-Za-z0-9_])")
+    display = _record_for("header too small", _var("HeaderTooSmall", "header too small"), "display_arm")
+    assert deps.finalize_record(display) == display
+    # a construction whose text is a literal payload, not the Debug shape, is left alone
+    payload = _record_for("unsupported op Foo", _var("Unsupported", None, "tuple", ["0"]))
+    assert deps.finalize_record(payload) == payload
+
+
+def test_extend_catalogue_inserts_before_the_default_and_adds_rules() -> None:
+    data = {"families": [{"tag": "a", "rules": []}, {"tag": "internal-invariant", "rules": []}]}
+    out = deps.extend_catalogue(data, [{"tag": "cuda-kernel-fault"}], [{"tag": "a", "crate": "safetensors", "rank": 0}])
+    assert [f["tag"] for f in out["families"]] == ["a", "cuda-kernel-fault", "internal-invariant"]
+    assert out["families"][0]["rules"] == [{"crate": "safetensors", "rank": 0}]
+    assert data["families"][0]["rules"] == []  # input untouched
+    with pytest.raises(ValueError):
+        deps.extend_catalogue(data, [{"tag": "a"}], [])
+    with pytest.raises(ValueError):
+        deps.extend_catalogue(data, [], [{"tag": "nope", "crate": "x"}])
+
+
+def test_shared_templates_redirect_only_same_template_and_variant() -> None:
+    d = lambda repo, key, vk, i: SimpleNamespace(repo=repo, key=key, variant_key=vk, id=i)  # noqa: E731
+    drafts = [d("tracel-ai/burn", "Unsupported op {}", "", "b1"), d("tracel-ai/burn-onnx", "Unsupported op {}", "", "o1"),
+              d("tracel-ai/burn-onnx", "New message {}", "", "o2"), d("tracel-ai/burn-onnx", "Unsupported op {}", "E::V", "o3")]
+    dl = deps.DependencyList([], same_text_as={"tracel-ai/burn-onnx": "tracel-ai/burn"})
+    assert deps.shared_templates(drafts, dl) == {"o1": "b1"}
+    assert deps.shared_templates(drafts, None) == {}
+
+
+def test_load_reads_select_substitutes_and_same_text(tmp_path: Path) -> None:
+    src = {"repo": "gfx-rs/wgpu", "label": "v1", "commit": "a" * 40, "include": ["wgpu-core"], "select": "wgpu-user-facing",
+           "substituteFor": ["2.0.0"], "pulledInBy": ["tracel-ai/burn@v0.18.0"]}
+    onnx = {"repo": "tracel-ai/burn-onnx", "label": "v2", "commit": "b" * 40, "sameTextAs": "tracel-ai/burn"}
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps({"sources": [src, onnx], "familyRules": [{"tag": "x", "crate": "y"}], "families": [{"tag": "f"}]}))
+    dl = deps.load(path)
+    assert dl.select == {("gfx-rs/wgpu", "v1"): "wgpu-user-facing"}
+    assert dl.substitutes == {("gfx-rs/wgpu", "v1"): ["2.0.0"]}
+    assert dl.same_text_as == {"tracel-ai/burn-onnx": "tracel-ai/burn"}
+    assert dl.family_rules == [{"tag": "x", "crate": "y"}] and dl.families == [{"tag": "f"}]
+    src["select"] = "everything"
+    path.write_text(json.dumps({"sources": [src]}))
+    with pytest.raises(ValueError, match="selection rule"):
+        deps.load(path)
+
+
+def test_postprocess_applies_the_rule_and_adds_debug_forms() -> None:
+    source = Source("gfx-rs/wgpu", "v1", "a" * 40)
+    sites = [_site("error_variant"), _site("assert", text="internal"),
+             _site("variant_construction", "wgpu-core/src/x.rs", "", variant=_var("Lost", None, enum="DeviceError"))]
+    res = SnapshotResult(source, "2024-01-01T00:00:00Z", sites, 1, 0, 10)
+    out = deps.postprocess(res, deps.DependencyList([source], select={("gfx-rs/wgpu", "v1"): "wgpu-user-facing"}))
+    kinds = [(s.kind, s.template.text if s.template else None) for s in out.sites]
+    assert ("assert", "internal") not in kinds
+    assert ("variant_construction", "Lost") in kinds and ("error_variant", "Buffer {0:?} is invalid") in kinds
+    assert len(res.sites) == 3  # the scan result itself is not modified
+
+
+def test_summary_rows_and_markdown() -> None:
+    a = Source("huggingface/safetensors", "v0.4.1", "a" * 40, pulled_in_by=("huggingface/candle@0.4.2",))
+    b = Source("huggingface/safetensors", "v0.8.0-rc.0", "b" * 40, pulled_in_by=("huggingface/candle@0.11.0",))
+    dl = deps.DependencyList([a, b], substitutes={("huggingface/safetensors", "v0.8.0-rc.0"): ["0.8.0"]})
+    rows = [SimpleNamespace(repo="huggingface/safetensors", sites=10, literal=8, matched=8),
+            SimpleNamespace(repo="huggingface/safetensors", sites=12, literal=10, matched=9),
+            SimpleNamespace(repo="huggingface/candle", sites=99, literal=99, matched=99)]
+    summary = deps.summary_rows(dl, rows, [{"repo": "huggingface/safetensors"}] * 3 + [{"repo": "huggingface/candle"}])
+    assert len(summary) == 1
+    r = summary[0]
+    assert (r.sites, r.literal, r.matched, r.records) == (22, 18, 17, 3)
+    assert r.pulled_in_by == ["huggingface/candle@0.4.2", "huggingface/candle@0.11.0"]
+    md = deps.render_summary(summary, {"declared": {"driver": 100}, "codes": {"CUDA_ERROR_OUT_OF_MEMORY": ["v1"]}, "missing": []}, 1)
+    assert "| huggingface/safetensors | v0.4.1, v0.8.0-rc.0 |" in md and "94.4%" in md and "v0.8.0-rc.0 for 0.8.0" in md
+    assert "| driver | 100 | 1 |" in md
