@@ -231,6 +231,14 @@ CASES: List[Site] = [
         PYBURN, "expected 2 dim tensor", "src/tensor/ndarray_base.rs", "PanicException",
     ),
     Site(
+        "pyburn-add-3d-to-2d", lambda: _ones(2, 2, 2).add(_ones(2, 2)),
+        PYBURN, "expected 3 dim tensor", "src/tensor/ndarray_base.rs", "PanicException",
+    ),
+    Site(
+        "pyburn-sub-2d-from-1d", lambda: _ones(2).sub(_ones(2, 2)),
+        PYBURN, "expected 1 dim tensor", "src/tensor/ndarray_base.rs", "PanicException",
+    ),
+    Site(
         "pyburn-tensor-rank-6", lambda: _nd().ndarray_tensor.TensorPy.ones([2, 3, 1, 1, 1, 1], 6),
         PYBURN, "Check input tensor dimensions", "src/tensor/tensor_error.rs", "ValueError",
         display="Check input tensor dimensions",
