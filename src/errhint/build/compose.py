@@ -23,7 +23,7 @@ ROLE_WORDS: Dict[str, Sequence[str]] = {
     "op": ("op", "ops", "op_name", "operation", "kernel"),
     "lhs": ("lhs", "l", "left", "a"),
     "rhs": ("rhs", "r", "right", "b"),
-    "shape": ("shape", "dims", "shapes", "layout", "size"),
+    "shape": ("shape", "dims", "shapes", "layout"),
     "src_shape": ("src_shape", "src", "from"),
     "dst_shape": ("dst_shape", "dst", "to", "target"),
     "dim": ("dim", "axis", "dimension"),

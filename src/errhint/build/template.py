@@ -313,15 +313,14 @@ def escape(text: str) -> str:
 def to_regex(tpl: Template, optional_tail: Optional[Template] = None) -> str:
     """The search pattern of a template (and of an optional tail such as burn's ``.details``).
 
-    A template that starts with a placeholder gets ``(?m)`` so that its leading group can be
-    anchored at a line start (``^``): otherwise ``search`` would try the group at every offset.
+    Placeholders that start a template are captured by a lookbehind that reaches back to the
+    line start, so the pattern itself starts with its first literal: ``search`` then scans for
+    that literal instead of trying a lazy group at every offset of a long text.
     """
     body = _regex_of(list(tpl.pieces), final=optional_tail is None)
     if optional_tail is not None and optional_tail.pieces:
         tail = _regex_of([" "] + list(optional_tail.pieces), final=True, leading_anchor=False)
         body += "(?:" + tail + ")?"
-    if tpl.pieces and isinstance(tpl.pieces[0], Placeholder):
-        body = "(?m)" + body
     return body
 
 
@@ -331,13 +330,18 @@ def _group(ph: Placeholder, position: str) -> str:
     if position == "final":
         return f"(?P<{name}>[^\\n]+)"
     if position == "lead":
-        return f"^(?P<{name}>[^\\n]+?)"
+        return f"(?P<{name}>[^\\n]{{1,{MIDDLE_MAX}}}?)"
     if position == "open-end":
         return f"(?P<{name}>[^\\n]+?)"
     # pretty Debug ({:#?}) spreads over lines; everything else stays on one line
     cls = "." if "#" in ph.spec else "[^\\n]"
     limit = MIDDLE_MAX * 4 if "#" in ph.spec else MIDDLE_MAX
     return f"(?P<{name}>{cls}{{1,{limit}}}?)"
+
+
+def _strong(literal: str) -> bool:
+    """A literal distinctive enough to start a search with (at least 4 non-space characters)."""
+    return sum(1 for c in literal if not c.isspace()) >= 4
 
 
 def _regex_of(pieces: List[Piece], final: bool, leading_anchor: bool = True) -> str:
@@ -354,6 +358,21 @@ def _regex_of(pieces: List[Piece], final: bool, leading_anchor: bool = True) -> 
         while j < n and isinstance(pieces[j], Placeholder):
             j += 1
         follow = pieces[j] if j < n else None
+        if i == 0 and leading_anchor and follow is not None:
+            # leading values: captured by a lookbehind reaching back to the line start, so that
+            # the pattern starts with its first *distinctive* literal (weak ones like " " or
+            # "x" between leading values go into the lookbehind too)
+            anchor = j
+            while anchor < n and not (isinstance(pieces[anchor], str) and _strong(str(pieces[anchor]))):
+                anchor += 1
+            if anchor >= n:
+                anchor = j
+            behind = "".join(
+                _group(q, "lead") if isinstance(q, Placeholder) else escape(q) for q in pieces[:anchor]
+            )
+            out.append("(?<=(?:^|\\n)" + behind + ")" + escape(str(pieces[anchor])))
+            i = anchor + 1
+            continue
         for k in range(i, j):
             ph = pieces[k]
             assert isinstance(ph, Placeholder)
