@@ -252,6 +252,13 @@ def test_user_dataset_replaces_shipped_record_by_id(tmp_path: Path, monkeypatch:
     assert top.record.id == target["id"] and top.record.documentation == "Overridden by the user dataset."
     other = engine.lookup(ValueError('ShapeMismatchBinaryOp { lhs: [1], rhs: [2], op: "add" }'))[0]
     assert other.record.documentation.startswith("Raised at")  # read from the shipped bytes by offset
+
+    # a user record with its own id but a shipped template is shown instead of the shipped one
+    same_template = record(CANDLE, "user copy", target["messagePattern"], id="00000000000000ff")
+    monkeypatch.setattr(data, "extra_records", lambda paths=(): [same_template])
+    engine.reset()
+    got = engine.lookup(ValueError("NotCompiledWithCudaSupport"))
+    assert [m.record.id for m in got] == ["00000000000000ff"]
     engine.reset()
 
 

@@ -86,6 +86,17 @@ def test_display_fields_unquote_strings_and_keep_debug_text() -> None:
     assert c[0].text == 'x y and "z" {literal}'
 
 
+def test_main_error_enum_template_comes_first() -> None:
+    helper = VariantInfo("huggingface/candle", "MetalKernelError", "UnsupportedDTypeForOp", "tuple",
+                         (("0", False), ("1", False)), "Unsupported dtype {0} for operation {1}", False)
+    main = VariantInfo("huggingface/candle", "Error", "UnsupportedDTypeForOp", "tuple",
+                       (("0", True), ("1", False)), "unsupported dtype {0:?} for op {1}", False)
+    c = candidates('UnsupportedDTypeForOp(I64, "matmul")', exc_type="ValueError",
+                   templates=lambda n: [helper, main] if n == "UnsupportedDTypeForOp" else [])
+    assert [x.text for x in c] == ["unsupported dtype I64 for op matmul", "Unsupported dtype I64 for operation matmul"]
+    assert c[0].weight == 1.0 and c[1].weight < 1.0
+
+
 def test_incompatible_template_is_not_used() -> None:
     info = VariantInfo("r/r", "E", "V", "tuple", (("0", False),), "one {0}", False)
     c = candidates("V(1, 2)", exc_type="ValueError", templates=lambda n: [info])

@@ -12,7 +12,7 @@ def hit(**kw) -> Hit:  # type: ignore[no-untyped-def]
     base = dict(
         kind="full", coverage=1.0, literal_chars=30, repo=CANDLE, error_type="exception", site_kind="bail",
         error_class=None, versions=("0.4.2", "0.6.0"), pulled_in_by=(), exc_type="ValueError",
-        cand_error_type="exception", cand_site_kinds=frozenset(), cand_repo=None, variant_agrees=False,
+        cand_error_type="exception", cand_site_kinds=frozenset(), cand_repo=None, variant_agrees=False, from_variant=False,
         depth=0, weight=1.0,
     )
     base.update(kw)
@@ -23,6 +23,11 @@ def test_full_beats_partial_beats_variant_only() -> None:
     assert score(hit(), NONE) > score(hit(kind="partial", coverage=0.9), NONE) > score(hit(kind="partial", coverage=0.2), NONE)
     assert score(hit(), NONE) > score(hit(kind="variant", coverage=0.0), NONE)
     assert score(hit(kind="variant"), NONE) > score(hit(kind="variant-mismatch"), NONE)
+
+
+def test_a_debug_variant_prefers_records_of_that_variant() -> None:
+    plain = score(hit(), NONE)
+    assert score(hit(from_variant=True, variant_agrees=True), NONE) > plain > score(hit(from_variant=True), NONE)
 
 
 def test_more_literal_text_ranks_higher() -> None:

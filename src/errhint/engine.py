@@ -33,8 +33,15 @@ _KNOWN = (
 class Dataset:
     """The loaded indexes plus lazily loaded families and installed-binding labels."""
 
-    def __init__(self, indexes: Sequence[LoadedIndex], families: Optional[Mapping[str, Any]] = None) -> None:
+    def __init__(
+        self,
+        indexes: Sequence[LoadedIndex],
+        families: Optional[Mapping[str, Any]] = None,
+        user: Sequence[bool] = (),
+    ) -> None:
         self.indexes = list(indexes)
+        self.user = list(user) or [False] * len(self.indexes)
+        """Per index: True for datasets the user added (ERRHINT_DATA, paths, entry points)."""
         self._families = families
         self._labels: Optional[Dict[str, str]] = None
         self._lock = threading.Lock()
@@ -77,18 +84,20 @@ def load(paths: Sequence[str] = ()) -> Dataset:
 
     extra = data.extra_records(paths)
     indexes: List[LoadedIndex] = []
+    user: List[bool] = []
     replaced: FrozenSet[str] = frozenset()
     if extra:
         by_id: Dict[str, Mapping[str, Any]] = {}
         for rec in extra:
             by_id[str(rec.get("id"))] = rec  # a later source replaces an earlier one
-        records = list(by_id.values())
-        indexes.append(LoadedIndex(index.build_index(records)))
+        indexes.append(LoadedIndex(index.build_index(list(by_id.values()))))
+        user.append(True)
         replaced = frozenset(by_id)
     shipped = data.shipped_index()
     if shipped is not None:
-        indexes.insert(0, LoadedIndex(shipped, reader=data.read_shipped_line, exclude_ids=replaced))
-    return Dataset(indexes)
+        indexes.append(LoadedIndex(shipped, reader=data.read_shipped_line, exclude_ids=replaced))
+        user.append(False)
+    return Dataset(indexes, user=user)
 
 
 def dataset() -> Dataset:
@@ -161,6 +170,7 @@ def _hit(
         cand_site_kinds=cand.site_kinds,
         cand_repo=cand.repo_hint,
         variant_agrees=bool(cand.variant) and row[index.VARIANT] == cand.variant,
+        from_variant=bool(cand.variant),
         depth=item.depth,
         weight=cand.weight,
     )
@@ -271,20 +281,21 @@ def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, rep
         rid = row[index.ID]
         if rid not in best or f.score > best[rid].score:
             best[rid] = f
-    ordered = sorted(best.values(), key=lambda f: (-f.score, ds.indexes[f.ix].row(f.row)[index.ID]))
-    out: List[Match] = []
-    patterns = set()
-    for f in ordered:
-        if f.score < min_score:
-            break
+    # One hit per template: the same template at another site adds nothing, and a template a
+    # user dataset also carries is shown with the user's record (at the group's best score).
+    by_pattern: Dict[str, _Found] = {}
+    for f in best.values():
         pattern = ds.indexes[f.ix].pattern(f.row)
-        if pattern in patterns:  # the same template at another site adds nothing
+        kept = by_pattern.get(pattern)
+        if kept is None:
+            by_pattern[pattern] = f
             continue
-        patterns.add(pattern)
-        out.append(_to_match(ds, f))
-        if len(out) >= limit:
-            break
-    return out
+        score = max(kept.score, f.score)
+        if ds.user[f.ix] > ds.user[kept.ix] or (ds.user[f.ix] == ds.user[kept.ix] and f.score > kept.score):
+            kept = f
+        by_pattern[pattern] = kept._replace(score=score)
+    ordered = sorted(by_pattern.values(), key=lambda f: (-f.score, ds.indexes[f.ix].row(f.row)[index.ID]))
+    return [_to_match(ds, f) for f in ordered[:limit] if f.score >= min_score]
 
 
 def _run(extraction: extract.Extraction, limit: Optional[int], min_score: Optional[float], repos: Optional[Sequence[str]]) -> List[Match]:

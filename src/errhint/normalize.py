@@ -188,13 +188,18 @@ def _compatible(info: VariantInfo, value: Value) -> bool:
 
 
 def renderings(value: Value, templates: Templates, depth: int = 0) -> List[Tuple[str, VariantInfo]]:
-    """Distinct Display texts of a variant value, one per compatible known template."""
+    """Distinct Display texts of a variant value, one per compatible known template.
+
+    A main ``Error`` enum's template comes first: what a binding raises is its crate's
+    ``Error`` (candle-core's ``UnsupportedDTypeForOp``), while a same-named variant of a
+    helper enum (candle-metal-kernels' ``MetalKernelError``) reaches Python only nested.
+    """
     if depth > MAX_VARIANT_DEPTH:
         return []
     name = value.name if value.kind == "variant" else value.text
     out: List[Tuple[str, VariantInfo]] = []
     seen = set()
-    for info in templates(name):
+    for info in sorted(templates(name), key=lambda info: info.enum != "Error"):
         if not _compatible(info, value):
             continue
         text: Optional[str] = None
@@ -290,14 +295,18 @@ def debug_candidates(
     fields = {("f" + k if k.isdigit() else k): display_of(v, templates) for k, v in value.named_values().items()}
     fields.update(caps)
     found = renderings(value, templates)
-    for text, info in found:
+    for n, (text, info) in enumerate(found):
         out.append(
-            _candidate(text, error_type=error_type, form="debug", variant=name, captures=fields, weight=weight, repo_hint=info.repo or None)
+            _candidate(
+                text, error_type=error_type, form="debug", variant=name, captures=fields,
+                weight=weight if n == 0 else weight * 0.9, repo_hint=info.repo or None,
+            )
         )
     if not found:
         out.append(_candidate(value.raw, message=value.raw, error_type=error_type, form="debug", variant=name, captures=fields, weight=weight))
     for child in value.named_values().values():  # nested errors: SafeTensor(InvalidOffset("w"))
-        if child.is_variant:
+        # a bare name is a nested unit variant only if the dataset knows it (I64 is a DType)
+        if child.kind == "variant" or (child.is_variant and templates(child.text)):
             out.extend(debug_candidates(child, templates, error_type=error_type, depth=depth + 1, weight=weight * 0.95))
     return out
 

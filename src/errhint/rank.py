@@ -85,6 +85,10 @@ class Hit(NamedTuple):
     cand_site_kinds: FrozenSet[str]
     cand_repo: Optional[str]
     variant_agrees: bool
+    """The candidate was rebuilt from a Debug variant of the record's own variant name."""
+    from_variant: bool
+    """The candidate is a Debug variant (rebuilt or raw): a record of another variant only
+    matches its text by coincidence."""
     depth: int
     weight: float
 
@@ -143,6 +147,8 @@ def score(hit: Hit, evidence: Evidence) -> float:
     s += 0.12 * min(hit.literal_chars, 60) / 60.0
     if hit.variant_agrees:
         s += 0.05
+    elif hit.from_variant:
+        s -= 0.1
 
     s += _type_term(hit)
 
