@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
+from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, Iterable, Mapping, NamedTuple, Optional, Tuple
 
 CANDLE = "huggingface/candle"
@@ -61,7 +62,8 @@ class Evidence(NamedTuple):
         return self.loaded_repos() if len(self.loaded) == 1 else frozenset()
 
 
-def _repos_of(packages: Iterable[str]) -> FrozenSet[str]:
+@lru_cache(maxsize=16)
+def _repos_of(packages: FrozenSet[str]) -> FrozenSet[str]:
     return frozenset(repo for p in packages if p in BINDINGS for repo in BINDINGS[p][1])
 
 
