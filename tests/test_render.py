@@ -76,6 +76,12 @@ def test_fill_rules() -> None:
     assert len(fill("{op}", {"op": long}, [])) <= render.MAX_VALUE
 
 
+def test_first_sentence_skips_abbreviations() -> None:
+    assert render.first_sentence("Asking the CPU wheel for the GPU, e.g. `x.to_device('cuda')`. Then more.") == (
+        "Asking the CPU wheel for the GPU, e.g. `x.to_device('cuda')`.")
+    assert render.first_sentence("One.  Two.") == "One."
+
+
 def test_code_fields_only_take_real_captures() -> None:
     m = make_match("shape mismatch in {op}, lhs: {lhs:?}, rhs: {rhs:?}", {"op": "add"}, "m",
                    exampleFix="y = f({x})\nz = g('{op}')")

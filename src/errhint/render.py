@@ -25,7 +25,8 @@ MAX_LINE = 220
 _GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _PROSE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`'\"])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)\s+(?=[A-Z(`'\"])")
+"""A sentence ends at . ! or ? before a capital, quote or code span, but not after e.g./i.e."""
 
 NEUTRAL = {
     "dtype": "dtype",
