@@ -8,11 +8,14 @@ this dataset and not from the shipped one.
 
 from __future__ import annotations
 
+import atexit
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
@@ -197,6 +200,35 @@ def cli_data(tmp_path: Path) -> Path:
     return write_dataset(tmp_path / "cli_records.jsonl")
 
 
+def _empty_data_root() -> str:
+    """A folder holding an empty ``errhint_data`` package, to hide the shipped dataset from children."""
+    root = tempfile.mkdtemp(prefix="errhint-cli-nodata-")
+    os.makedirs(os.path.join(root, "errhint_data"))
+    open(os.path.join(root, "errhint_data", "__init__.py"), "w").close()
+    atexit.register(shutil.rmtree, root, True)
+    return root
+
+
+NO_SHIPPED_ROOT = _empty_data_root()
+
+
+def hide_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hide the shipped dataset in this process: only the test records count.
+
+    The CLI tests check behaviour against the three records above; the shipped records
+    (which also explain these errors) are exercised in ``test_cli_shipped.py``.
+    """
+    from errhint import data
+
+    def missing(*_: Any, **__: Any) -> Any:
+        raise FileNotFoundError("shipped dataset hidden by the test")
+
+    monkeypatch.setattr(data, "shipped_index", lambda: None)
+    monkeypatch.setattr(data, "_shipped_sources", missing)
+    monkeypatch.setattr(data, "shipped_manifest", missing)
+    monkeypatch.setattr(data, "shipped_families", lambda: {})
+
+
 @dataclass
 class Result:
     code: int
@@ -208,8 +240,8 @@ class Result:
 
 
 @pytest.fixture
-def cli(clean_errhint: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> Callable[..., Result]:
-    """Run ``errhint.cli.main(argv)`` in this process; ``stdin=`` feeds standard input."""
+def shipped_cli(clean_errhint: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> Callable[..., Result]:
+    """Like ``cli`` but with the shipped dataset visible."""
 
     def run(*argv: str, stdin: Optional[str] = None) -> Result:
         from errhint.cli import main
@@ -224,17 +256,44 @@ def cli(clean_errhint: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
     return run
 
 
-def child_env(**extra: str) -> Dict[str, str]:
-    """Environment for a child ``errhint``: importable from the checkout, no ERRHINT_*/colour leaking in."""
+@pytest.fixture
+def cli(clean_errhint: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> Callable[..., Result]:
+    """Run ``errhint.cli.main(argv)`` in this process, shipped dataset hidden; ``stdin=`` feeds stdin."""
+    hide_shipped(monkeypatch)
+
+    def run(*argv: str, stdin: Optional[str] = None) -> Result:
+        from errhint.cli import main
+
+        if stdin is not None:
+            monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        capsys.readouterr()
+        code = main(list(argv))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return run
+
+
+def child_env(*, shipped: bool = False, **extra: str) -> Dict[str, str]:
+    """Environment for a child ``errhint``: importable from the checkout, no ERRHINT_*/colour leaking in.
+
+    The shipped dataset is hidden unless ``shipped=True`` (an empty ``errhint_data`` package
+    comes first on the path), so only ``ERRHINT_DATA``/``--data`` records count.
+    """
     env = {k: v for k, v in os.environ.items() if not k.startswith("ERRHINT") and k not in ("NO_COLOR", "FORCE_COLOR")}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    first = [] if shipped else [NO_SHIPPED_ROOT]
+    env["PYTHONPATH"] = os.pathsep.join(first + [str(ROOT / "src"), str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.update(extra)
     return env
 
 
 def run_module(*argv: str, env: Optional[Dict[str, str]] = None, stdin: Optional[str] = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    """``python -m errhint ARGV`` in a fresh interpreter."""
+    """``python -m errhint ARGV`` in a fresh interpreter.
+
+    It runs outside the checkout: ``-m`` puts the working directory first on ``sys.path``,
+    and the checkout's own ``errhint_data`` would otherwise win over the path set in ``env``.
+    """
     return subprocess.run(
         [sys.executable, "-m", "errhint", *argv],
         input=stdin,
@@ -242,4 +301,5 @@ def run_module(*argv: str, env: Optional[Dict[str, str]] = None, stdin: Optional
         text=True,
         env=env or child_env(),
         timeout=timeout,
+        cwd=tempfile.gettempdir(),
     )
