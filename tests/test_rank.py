@@ -83,6 +83,15 @@ def test_depth_and_weight_lower_the_score() -> None:
     assert score(hit(weight=0.9), NONE) < score(hit(), NONE)
 
 
+def test_raw_score_orders_hits_that_clamp_to_one() -> None:
+    strong = Evidence(modules=frozenset({"candle"}), labels={CANDLE: "0.4.2"})
+    a = hit(literal_chars=60, variant_agrees=True, from_variant=True, cand_repo=CANDLE, versions=("0.4.2",),
+            cand_site_kinds=frozenset({"bail"}))
+    b = a._replace(literal_chars=45)
+    assert score(a, strong) == score(b, strong) == 1.0
+    assert rank.raw_score(a, strong) > rank.raw_score(b, strong)
+
+
 def test_score_stays_in_unit_interval() -> None:
     best = hit(literal_chars=999, variant_agrees=True, cand_site_kinds=frozenset({"bail"}), cand_repo=CANDLE)
     assert 0.0 <= score(best, Evidence(modules=frozenset({"candle"}), labels={CANDLE: "0.4.2"})) <= 1.0

@@ -128,6 +128,7 @@ def reset() -> None:
 
 class _Found(NamedTuple):
     score: float
+    """Unclamped (``rank.raw_score``), so that hits clamped to 1.0 keep their order."""
     ix: int
     row: int
     candidate: normalize.Candidate
@@ -231,7 +232,7 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
                     kind, coverage = _coverage(cand.text, m.start(), m.end(), ix.row(i)[index.KIND])
                     hit = _hit(ix, i, cand, item, kind, coverage)
                     groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
-                    found.append(_Found(rank.score(hit, evidence), n, i, cand, groups, kind))
+                    found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, groups, kind))
                 if cand.variant:
                     # Same variant, pattern not matched: with a known template the message was
                     # rebuilt and simply is another site's (weak); without one the name is all there is.
@@ -239,7 +240,7 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
                     for i in ix.variant_rows(cand.variant):
                         if i not in matched_rows and ix.row(i)[index.REPO] not in excluded:
                             hit = _hit(ix, i, cand, item, kind, 0.0)
-                            found.append(_Found(rank.score(hit, evidence), n, i, cand, (), "variant"))
+                            found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, (), "variant"))
     return found
 
 
@@ -261,7 +262,7 @@ def _to_match(ds: Dataset, f: _Found) -> Match:
     family = ds.families().get(tag) if tag else None
     return Match(
         record=view,
-        score=round(f.score, 4),
+        score=round(rank.clamp(f.score), 4),
         captures=captures,
         message=f.candidate.message,
         family=family if isinstance(family, Mapping) else None,
@@ -295,7 +296,7 @@ def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, rep
             kept = f
         by_pattern[pattern] = kept._replace(score=score)
     ordered = sorted(by_pattern.values(), key=lambda f: (-f.score, ds.indexes[f.ix].row(f.row)[index.ID]))
-    return [_to_match(ds, f) for f in ordered[:limit] if f.score >= min_score]
+    return [_to_match(ds, f) for f in ordered[:limit] if rank.clamp(f.score) >= min_score]
 
 
 def _run(extraction: extract.Extraction, limit: Optional[int], min_score: Optional[float], repos: Optional[Sequence[str]]) -> List[Match]:

@@ -138,6 +138,15 @@ def _record_repos(hit: Hit) -> FrozenSet[str]:
 
 def score(hit: Hit, evidence: Evidence) -> float:
     """The hit's score in [0, 1]; 0.5 is the default threshold for showing a hint."""
+    return clamp(raw_score(hit, evidence))
+
+
+def clamp(value: float) -> float:
+    return max(0.0, min(1.0, value))
+
+
+def raw_score(hit: Hit, evidence: Evidence) -> float:
+    """The score before clamping to [0, 1]: ranks two hits that both clamp to 1.0."""
     if hit.kind == "full":
         s = 0.70
     elif hit.kind == "partial":
@@ -163,8 +172,7 @@ def score(hit: Hit, evidence: Evidence) -> float:
     s += _repo_term(hit, evidence)
     s += _version_term(hit, evidence)
     s -= 0.02 * min(hit.depth, 3)
-    s *= hit.weight
-    return max(0.0, min(1.0, s))
+    return s * hit.weight
 
 
 def _type_term(hit: Hit) -> float:
