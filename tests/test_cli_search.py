@@ -110,3 +110,14 @@ def test_later_dataset_replaces_a_record_with_the_same_id(cli: Callable[..., Any
     res = cli("search", "--data", str(cli_data), "--data", str(override), "--json", "xylophone")
     assert [r["id"] for r in res.json()["results"]] == [DTYPE_ID]
     assert cli("search", "--data", str(cli_data), "--data", str(override), "--json", "col2im").json()["total"] == 0
+
+
+def test_ties_prefer_records_in_more_releases_then_shorter_messages(make_record: Callable[..., Dict[str, Any]]) -> None:
+    recs = [
+        make_record(id="00000000000000e1", errorMessage="widget failed: long detail here", versions=["1"]),
+        make_record(id="00000000000000e2", errorMessage="widget failed: detail", versions=["1"]),
+        make_record(id="00000000000000e3", errorMessage="widget failed: the longest detail of all", versions=["1", "2"]),
+    ]
+    hits = SearchIndex(recs).search("widget")
+    assert len({h.score for h in hits}) == 1
+    assert ids(hits) == ["00000000000000e3", "00000000000000e2", "00000000000000e1"]

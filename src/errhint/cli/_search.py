@@ -99,7 +99,7 @@ class SearchIndex:
             if family and r.get("backgroundTag") != family:
                 continue
             hits.append(Hit(r, self._score(self._fields[i], words, whole, phrase)))
-        hits.sort(key=lambda h: (-h.score, str(h.record.get("repo")), str(h.record.get("id"))))
+        hits.sort(key=_order)
         return hits
 
     @staticmethod
@@ -114,3 +114,10 @@ class SearchIndex:
         if len(words) > 1 and phrase in fields[0]:
             score += 8.0  # the query as typed appears in the message
         return round(score, 2)
+
+
+def _order(hit: Hit) -> Tuple[Any, ...]:
+    """Best score first; among equals, the record found in more releases, then the shorter message."""
+    r = hit.record
+    versions = r.get("versions") if isinstance(r.get("versions"), list) else []
+    return (-hit.score, -len(versions), len(str(r.get("errorMessage", ""))), str(r.get("repo")), str(r.get("id")))
