@@ -32,7 +32,8 @@ def test_a_debug_variant_prefers_records_of_that_variant() -> None:
 
 def test_more_literal_text_ranks_higher() -> None:
     assert score(hit(literal_chars=50), NONE) > score(hit(literal_chars=10), NONE)
-    assert score(hit(literal_chars=500), NONE) == score(hit(literal_chars=60), NONE)  # capped
+    assert rank.raw_score(hit(literal_chars=101), NONE) > rank.raw_score(hit(literal_chars=100), NONE)
+    assert score(hit(literal_chars=10_000), NONE) - score(hit(literal_chars=60), NONE) < 0.05  # bounded
 
 
 def test_panic_records_prefer_panic_exceptions() -> None:

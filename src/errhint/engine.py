@@ -153,13 +153,17 @@ def _coverage(text: str, start: int, end: int, site_kind: Optional[str]) -> Tupl
 
 
 def _hit(
-    ix: LoadedIndex, i: int, cand: normalize.Candidate, item: extract.Item, kind: str, coverage: float
+    ix: LoadedIndex, i: int, cand: normalize.Candidate, item: extract.Item, kind: str, coverage: float, m: Any = None
 ) -> rank.Hit:
     row = ix.row(i)
+    if m is not None:  # literal text actually matched: the span minus what the groups captured
+        literal = (m.end() - m.start()) - sum(len(v) for v in m.groupdict().values() if v)
+    else:
+        literal = ix.literal_chars(i)
     return rank.Hit(
         kind=kind,
         coverage=coverage,
-        literal_chars=ix.literal_chars(i),
+        literal_chars=literal,
         repo=row[index.REPO],
         error_type=row[index.ERROR_TYPE],
         site_kind=row[index.KIND],
@@ -230,7 +234,7 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
                         continue
                     matched_rows.add(i)
                     kind, coverage = _coverage(cand.text, m.start(), m.end(), ix.row(i)[index.KIND])
-                    hit = _hit(ix, i, cand, item, kind, coverage)
+                    hit = _hit(ix, i, cand, item, kind, coverage, m)
                     groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
                     found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, groups, kind))
                 if cand.variant:

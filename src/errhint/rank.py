@@ -76,6 +76,7 @@ class Hit(NamedTuple):
     rebuilt from its template does not match this record's pattern)."""
     coverage: float
     literal_chars: int
+    """Literal text matched (the match minus its captures; for a name-only hit, required)."""
     repo: str
     error_type: str
     site_kind: Optional[str]
@@ -155,7 +156,7 @@ def raw_score(hit: Hit, evidence: Evidence) -> float:
         s = 0.40
     else:
         s = 0.30
-    s += 0.12 * min(hit.literal_chars, 60) / 60.0
+    s += 0.14 * hit.literal_chars / (hit.literal_chars + 25.0)  # grows with every character
     if hit.variant_agrees:
         s += 0.05
     elif hit.from_variant:
@@ -191,7 +192,7 @@ def _type_term(hit: Hit) -> float:
     if hit.error_type == "panic":
         return term + (0.03 if short in PANIC_TYPES else -0.05)
     if builtin and short not in RUST_EXCEPTION_TYPES:
-        return term - 0.3  # KeyError, ZeroDivisionError...: never a Rust error in disguise
+        return term - 0.45  # KeyError, ZeroDivisionError...: never a Rust error in disguise
     return term
 
 
