@@ -31,9 +31,7 @@ x = candle.Tensor([[1.0, 2.0], [3.0, 4.0]]).to_dtype(candle.i64)  # integer tens
 y = x.matmul(x)  # candle has no integer matmul
 """
 
-CANDLE_STANDIN = _PRELUDE + '''
-
-class Tensor:
+CANDLE_STANDIN = _PRELUDE + '''class Tensor:
     """Stand-in for candle.Tensor: raises exactly what candle-nn 0.4.2 raises here."""
 
     def __init__(self, data, dtype):
