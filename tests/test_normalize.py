@@ -70,6 +70,15 @@ def test_struct_tuple_unit_and_nested_variants(templates) -> None:  # type: igno
     assert "header too small" in texts(unit_inner)
 
 
+def test_unit_values_in_struct_fields_are_data_not_errors() -> None:
+    adapter = VariantInfo("gfx-rs/wgpu", "RequestAdapterError", "NotFound", "unit", (), "No suitable adapter found", False)
+    text = 'called `Result::unwrap()` on an `Err` value: Os { code: 2, kind: NotFound, message: "No such file or directory" }'
+    got = texts(candidates(text, exc_type="pyo3_runtime.PanicException", templates=lambda n: [adapter] if n == "NotFound" else []))
+    assert got == ["No such file or directory (os error 2)"]
+    wrapped = candidates("Wgpu(NotFound)", exc_type="ValueError", templates=lambda n: [adapter] if n == "NotFound" else [])
+    assert "No suitable adapter found" in texts(wrapped)
+
+
 def test_unknown_variant_keeps_its_debug_text(templates) -> None:  # type: ignore[no-untyped-def]
     c = candidates("MysteryError { code: 3 }", exc_type="ValueError", templates=templates)
     assert c[0].text == "MysteryError { code: 3 }" and c[0].variant == "MysteryError"

@@ -304,9 +304,12 @@ def debug_candidates(
         )
     if not found:
         out.append(_candidate(value.raw, message=value.raw, error_type=error_type, form="debug", variant=name, captures=fields, weight=weight))
+    wrapper = value.kind == "variant" and value.shape == "tuple" and len(value.items) == 1
     for child in value.named_values().values():  # nested errors: SafeTensor(InvalidOffset("w"))
-        # a bare name is a nested unit variant only if the dataset knows it (I64 is a DType)
-        if child.kind == "variant" or (child.is_variant and templates(child.text)):
+        # A bare name is a nested unit error only as the payload of a wrapper such as
+        # SafeTensor(HeaderTooSmall), and only if the dataset knows it; elsewhere it is data
+        # (``I64`` is a DType, ``kind: NotFound`` an io::ErrorKind).
+        if child.kind == "variant" or (wrapper and child.is_variant and templates(child.text)):
             out.extend(debug_candidates(child, templates, error_type=error_type, depth=depth + 1, weight=weight * 0.95))
     return out
 
