@@ -372,6 +372,26 @@ def test_ordinary_exceptions_get_no_hint_from_shipped_data(name: str, clean_errh
     assert got == [], (name, str(exc), [(m.record.error_message, m.score) for m in got])
 
 
+def _negatives() -> List[str]:
+    path = ROOT / "curation" / "negatives.txt"
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [ln.replace("\\n", "\n").replace("\\t", "\t") for ln in lines if ln.strip() and not ln.startswith("#")]
+
+
+def test_unrelated_messages_get_no_hint_from_shipped_data(clean_errhint: None) -> None:
+    """The builder's list of unrelated Python/Rust messages, through the whole engine."""
+    from errhint import data
+
+    negatives = _negatives()
+    if data.shipped_index() is None or not negatives:
+        pytest.skip("no shipped dataset or no curation/negatives.txt")
+    assert len(negatives) >= 200
+    hinted = {text: [m.record.error_message for m in engine.explain(text)] for text in negatives}
+    assert {t: h for t, h in hinted.items() if h} == {}
+
+
 # ---------------------------------------------------------------- cold start
 
 
