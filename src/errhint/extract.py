@@ -50,14 +50,28 @@ def type_name(exc_type: type) -> str:
 
 
 def safe_str(exc: BaseException) -> str:
+    """``str(exc)`` as a plain str, or UNPRINTABLE when ``__str__`` fails in any way."""
     try:
         text = str(exc)
-    except Exception:
+        if type(text) is not str:
+            # a str subclass may override slicing/strip; a non-str makes str() raise anyway
+            text = str.__str__(text) if isinstance(text, str) else UNPRINTABLE
+    except BaseException:  # a broken __str__ may raise anything (GeneratorExit too): never let it out
         return UNPRINTABLE
-    return text if isinstance(text, str) else UNPRINTABLE
+    return text
+
+
+def _attr(obj: Any, name: str) -> Any:
+    """``getattr(obj, name, None)`` that survives a raising property on a user's exception."""
+    try:
+        return getattr(obj, name, None)
+    except Exception:
+        return None
 
 
 def _binding_of(module_name: str) -> Optional[str]:
+    if not isinstance(module_name, str):  # a class may set __module__ to anything
+        return None
     top = module_name.split(".", 1)[0]
     return top if top in BINDING_MODULES else None
 
@@ -77,7 +91,7 @@ def _frame_modules(tb: Any, into: Set[str]) -> None:
 
 
 def _group_members(exc: BaseException) -> Tuple[BaseException, ...]:
-    members = getattr(exc, "exceptions", None)
+    members = _attr(exc, "exceptions")
     if isinstance(members, tuple) and all(isinstance(m, BaseException) for m in members):
         group_type = getattr(builtins, "BaseExceptionGroup", None)
         if group_type is not None and isinstance(exc, group_type):
@@ -103,10 +117,10 @@ def from_exception(exc: BaseException) -> Extraction:
         binding = _binding_of(getattr(cls, "__module__", "") or "")
         if binding:
             modules.add(binding)
-        _frame_modules(getattr(current, "__traceback__", None), modules)
+        _frame_modules(_attr(current, "__traceback__"), modules)
         if cls.__name__.endswith("RemoteTraceback"):
-            remote = getattr(current, "tb", None)
-            text = remote if isinstance(remote, str) else safe_str(current)
+            remote = _attr(current, "tb")
+            text = str.__str__(remote) if isinstance(remote, str) else safe_str(current)
             parsed = from_text(text[:MAX_TEXT])
             modules.update(parsed.modules)
             items.extend(Item(i.text, i.exc_type, depth + i.depth, "remote") for i in parsed.items)
@@ -118,10 +132,10 @@ def from_exception(exc: BaseException) -> Extraction:
             items.append(Item(note[:MAX_TEXT], tname, depth, "note"))
         for member in _group_members(current):
             queue.append((member, depth + 1, "group"))
-        cause = getattr(current, "__cause__", None)
+        cause = _attr(current, "__cause__")
         if isinstance(cause, BaseException):
             queue.append((cause, depth + 1, "cause"))
-        context = getattr(current, "__context__", None)
+        context = _attr(current, "__context__")
         if isinstance(context, BaseException) and context is not cause:
             queue.append((context, depth + 1, "context"))
     return Extraction(tuple(items), frozenset(modules))
@@ -133,7 +147,8 @@ def _notes(exc: BaseException) -> List[str]:
         notes = getattr(exc, "__notes__", None)
         if not isinstance(notes, (list, tuple)):
             return []
-        return [n for n in notes if isinstance(n, str) and n.strip() and not is_own_note(n)]
+        texts = [str.__str__(n) for n in notes if isinstance(n, str)]  # plain str: subclasses may misbehave
+        return [n for n in texts if n.strip() and not is_own_note(n)]
     except Exception:
         return []
 
