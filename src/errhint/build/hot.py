@@ -60,8 +60,19 @@ def score(rec: Dict[str, Any], labels: Dict[str, List[str]]) -> float:
     return round(s, 3)
 
 
-def hot_sites(records: Sequence[Dict[str, Any]], labels: Dict[str, List[str]], count: int = HOT_COUNT) -> List[Dict[str, Any]]:
-    ranked = sorted(records, key=lambda r: (-score(r, labels), r["id"]))[:count]
+def hot_sites(
+    records: Sequence[Dict[str, Any]],
+    labels: Dict[str, List[str]],
+    previous: Sequence[str] = (),
+    count: int = HOT_COUNT,
+) -> List[Dict[str, Any]]:
+    """The hot list. It is sticky: ids of the previous list that still exist keep their rank (people
+    work through it by rank), and only freed places are filled with the best-scored new records."""
+    by_id = {r["id"]: r for r in records}
+    kept = [by_id[i] for i in previous if i in by_id][:count]
+    taken = {r["id"] for r in kept}
+    fresh = sorted((r for r in records if r["id"] not in taken), key=lambda r: (-score(r, labels), r["id"]))
+    ranked = kept + fresh[: count - len(kept)]
     out = []
     for rank, r in enumerate(ranked, 1):
         out.append(

@@ -212,7 +212,9 @@ def build(
         if dep_list is not None:
             table += deps_mod.render_summary(deps_mod.summary_rows(dep_list, rows, records), code_report, len(code_records))
         (docs / "coverage.md").write_text(table, encoding="utf-8")
-    hot = hot_sites(records, labels)
+    hot_path = curation / "hot_sites.jsonl"
+    previous = [json.loads(line)["id"] for line in hot_path.read_text(encoding="utf-8").splitlines() if line.strip()] if hot_path.exists() else []
+    hot = hot_sites(records, labels, previous)
     (curation / "hot_sites.jsonl").write_text("".join(json.dumps(h, ensure_ascii=False, separators=(",", ":")) + "\n" for h in hot), encoding="utf-8")
     size = sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     return BuildReport(dv, len(records) + len(seeds), dropped_count, rows, time.perf_counter() - t0, Path(out), size, fam_counts)
