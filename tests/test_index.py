@@ -57,12 +57,18 @@ def test_required_literals_are_in_every_match() -> None:
             assert all(lit in example for lit in lits), (pattern, lits)
 
 
-def test_literal_runs_know_the_pattern_edges() -> None:
-    assert literal_runs(r"metal col2im1d (.+?) not implemented") == (["metal col2im1d ", " not implemented"], True, True)
-    assert literal_runs(r"(?P<x>.+?) for op matmul") == ([" for op matmul"], False, True)
-    assert literal_runs(r"a?bc def") == (["bc def"], False, True)  # 'a' may precede 'bc'
-    assert literal_runs(r"abc+") == (["abc"], True, False)
-    assert literal_runs(r"shape (?P<a>.+?)\.(?: tail)?") == (["shape ", "."], True, False)
+def test_literal_runs_know_what_bounds_each_run() -> None:
+    assert literal_runs(r"metal col2im1d (.+?) not implemented") == (
+        ["metal col2im1d ", " not implemented"], [True, False], [False, True])
+    assert literal_runs(r"(?P<x>.+?) for op matmul") == ([" for op matmul"], [False], [True])
+    assert literal_runs(r"a?bc def") == (["bc def"], [False], [True])  # 'a' may precede 'bc'
+    assert literal_runs(r"abc+") == (["abc"], [True], [False])
+    assert literal_runs(r"shape (?P<a>.+?)\.(?: tail)?") == (["shape ", "."], [True, False], [False, False])
+    # explicit word boundaries bound a run as the pattern's own edges do
+    assert literal_runs(r"\bCUDA_ERROR_OUT_OF_MEMORY\b") == (["CUDA_ERROR_OUT_OF_MEMORY"], [True], [True])
+    assert literal_runs(r"(?<![A-Za-z0-9_])HeaderTooSmall(?![A-Za-z0-9_])") == (["HeaderTooSmall"], [True], [True])
+    assert literal_runs(r"(?m)^(?P<a>[^\n]+?) x(?P<b>.+)$") == ([" x"], [False], [False])
+    assert literal_runs(r"(?m)^head (?P<a>.+)") == (["head "], [True], [False])
 
 
 def test_key_words_and_edge_keys() -> None:
@@ -75,6 +81,8 @@ def test_key_words_and_edge_keys() -> None:
     assert edge_keys(literal_runs(r"(?P<a>.+?)Overflow detected(?P<b>.+)")) == ["*Overflow", "detected*"]
     assert edge_keys(literal_runs(r"(?P<a>.+?)Overflow(?P<b>.+)")) == []
     assert edge_keys(literal_runs(r"Overflow detected")) == []  # both words are keys already
+    assert key_words(literal_runs(r"\bCUBLAS_STATUS_ALLOC_FAILED\b")) == ["CUBLAS_STATUS_ALLOC_FAILED"]
+    assert key_words(literal_runs(r"(?P<a>.+?)\bOverflow\b(?P<b>.+)")) == ["Overflow"]
 
 
 def test_keys_prefer_rare_words() -> None:

@@ -66,16 +66,21 @@ _QUANT_OPTIONAL = {"?", "*"}
 
 
 class Runs(NamedTuple):
-    """Required literal runs of a pattern, in pattern order."""
+    """Required literal runs of a pattern, in pattern order, with what bounds each run."""
 
     runs: List[str]
-    at_start: bool
-    """The first run begins the pattern (nothing can match before it but the text's own start)."""
-    at_end: bool
-    """The last run ends the pattern."""
+    left: List[bool]
+    """Run i cannot be glued to a word character before it: it starts the pattern or follows
+    ``^``, ``\\A``, ``\\b`` or a ``(?<![A-Za-z0-9_])``-style assertion."""
+    right: List[bool]
+    """Run i cannot be glued to a word character after it: it ends the pattern or precedes
+    ``$``, ``\\Z``, ``\\b`` or a ``(?![A-Za-z0-9_])``-style assertion."""
 
 
-_NO_RUNS = Runs([], False, False)
+_NO_RUNS = Runs([], [], [])
+_WORD_CLASS = r"(?:\\w|\[A-Za-z0-9_\]|\[a-zA-Z0-9_\]|\[\\w\])"
+_NOT_WORD_BEFORE = re.compile(r"\(\?<!" + _WORD_CLASS + r"\)")
+_NOT_WORD_AFTER = re.compile(r"\(\?!" + _WORD_CLASS + r"\)")
 
 
 def required_literals(pattern: str) -> List[str]:
@@ -91,38 +96,59 @@ def literal_runs(pattern: str) -> Runs:
     no literals at all.  Missing a literal only costs speed; inventing one would lose matches.
     """
     runs: List[str] = []
+    left: List[bool] = []
+    right: List[bool] = []
     cur: List[str] = []
+    cur_left = [False]
+    boundary = [True]  # the next character would follow a word boundary (pattern start)
     i, n = 0, len(pattern)
-    first_pos = -1  # pattern position of the first character of the first run
 
-    def flush() -> None:
+    def flush(bounded: bool = False) -> None:
         if cur:
             runs.append("".join(cur))
+            left.append(cur_left[0])
+            right.append(bounded)
             cur.clear()
+        boundary[0] = False
+
+    def add(pos: int, char: str) -> int:
+        if not cur:
+            cur_left[0] = boundary[0]
+        nxt = _add_char(pattern, pos, char, cur, flush)
+        boundary[0] = False
+        return nxt
 
     while i < n:
-        ch, tok = pattern[i], i
+        ch = pattern[i]
         if ch == "\\":
             if i + 1 >= n:
                 return _NO_RUNS
             nxt = pattern[i + 1]
             i += 2
             if nxt in _ESCAPED_LITERALS:
-                char = _ESCAPED_LITERALS[nxt]
+                i = add(i, _ESCAPED_LITERALS[nxt])
+            elif nxt in "bAZz":
+                flush(bounded=True)
+                boundary[0] = True
             elif nxt.isalnum() or nxt in _ESCAPE_CLASSES:
                 flush()
                 i = _skip_quantifier(pattern, i)
-                continue
             else:
-                char = nxt
-            i = _add_char(pattern, i, char, cur, flush)
-            if first_pos < 0 and (cur or runs):
-                first_pos = tok
+                i = add(i, nxt)
             continue
         if ch == "(":
             if pattern.startswith("(?", i) and _flag_group_disables_literals(pattern, i):
                 return _NO_RUNS
+            after = _NOT_WORD_AFTER.match(pattern, i)
+            before = _NOT_WORD_BEFORE.match(pattern, i)
+            if after or before:
+                flush(bounded=bool(after))
+                boundary[0] = bool(before)
+                i = (after or before).end()  # type: ignore[union-attr]
+                continue
+            keep = boundary[0] and pattern.startswith("(?", i) and re.match(r"\(\?[a-zA-Z]+\)", pattern[i:]) is not None
             flush()
+            boundary[0] = keep  # a bare flag group such as (?m) changes nothing positional
             i = _skip_quantifier(pattern, _skip_group(pattern, i))
             continue
         if ch == "[":
@@ -131,17 +157,19 @@ def literal_runs(pattern: str) -> Runs:
             continue
         if ch == "|":
             return _NO_RUNS
-        if ch in ".^$)?*+{":
-            # ``.``/anchors/a stray quantifier or brace: not literal text
-            flush()
-            i = _skip_quantifier(pattern, i + 1) if ch in ".^$)" else i + 1
+        if ch in "^$":
+            flush(bounded=ch == "$")
+            boundary[0] = ch == "^"
+            i += 1
             continue
-        i = _add_char(pattern, i + 1, ch, cur, flush)
-        if first_pos < 0 and (cur or runs):
-            first_pos = tok
-    at_end = bool(cur)
-    flush()
-    return Runs(runs, first_pos == 0, at_end)
+        if ch in ".)?*+{":
+            # ``.``/a stray quantifier or brace: not literal text
+            flush()
+            i = _skip_quantifier(pattern, i + 1) if ch in ".)" else i + 1
+            continue
+        i = add(i + 1, ch)
+    flush(bounded=True)
+    return Runs(runs, left, right)
 
 
 def _add_char(pattern: str, i: int, char: str, cur: List[str], flush: Any) -> int:
@@ -250,8 +278,9 @@ def key_words(runs: Runs) -> List[str]:
     """Keys that occur among the tokens of every text the pattern matches on word boundaries.
 
     A word (at least ``MIN_KEY_LEN`` characters) qualifies when a non-word character of the
-    pattern's own literal text, or the pattern's start/end, is on each side of it; a word at
-    the edge of a run next to a group may be glued to captured text, so it does not. Two
+    pattern's own literal text, or a boundary (the pattern's start/end, ``^``, ``$``, ``\\b``,
+    a ``(?<![A-Za-z0-9_])`` assertion) is on each side of it; a word at the edge of a run next
+    to a group may be glued to captured text, so it does not. Two
     qualifying words that follow each other in a run also give the pair key ``"w1 w2"``
     (shorter words between them are skipped, as the text's tokens skip them): pairs are far
     rarer than single words, so they keep the candidate lists short in large datasets.
@@ -259,15 +288,14 @@ def key_words(runs: Runs) -> List[str]:
     ``for op matmul_v2``, is not a match of that message anyway; the prefilter may skip it.)
     """
     out: List[str] = []
-    last = len(runs.runs) - 1
     for r, literal in enumerate(runs.runs):
         previous: Optional[str] = None
         for m in _WORD.finditer(literal):
             word = m.group()
             if len(word) < MIN_KEY_LEN:
                 continue
-            left = m.start() > 0 or (r == 0 and runs.at_start)
-            right = m.end() < len(literal) or (r == last and runs.at_end)
+            left = m.start() > 0 or runs.left[r]
+            right = m.end() < len(literal) or runs.right[r]
             if left and right:
                 out.append(word)
                 if previous is not None:
@@ -282,16 +310,15 @@ def edge_keys(runs: Runs) -> List[str]:
     """Keys for words at a run's edge next to a group: ``*word`` (a token of the text ends
     with it) and ``word*`` (a token starts with it). A run that is one bare word gives none."""
     out = []
-    last = len(runs.runs) - 1
     for r, literal in enumerate(runs.runs):
         words = list(_WORD.finditer(literal))
         if not words:
             continue
         first, final = words[0], words[-1]
-        if first.start() == 0 and not (r == 0 and runs.at_start) and first.end() < len(literal):
+        if first.start() == 0 and not runs.left[r] and first.end() < len(literal):
             if len(first.group()) >= MIN_KEY_LEN:
                 out.append("*" + first.group())
-        if final.end() == len(literal) and not (r == last and runs.at_end) and final.start() > 0:
+        if final.end() == len(literal) and not runs.right[r] and final.start() > 0:
             if len(final.group()) >= MIN_KEY_LEN:
                 out.append(final.group() + "*")
     return out
