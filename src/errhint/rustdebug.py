@@ -82,7 +82,8 @@ def unescape(body: str) -> str:
 
     def repl(m: "re.Match[str]") -> str:
         if m.group(2):
-            return chr(int(m.group(2), 16))
+            code = int(m.group(2), 16)
+            return chr(code) if code <= 0x10FFFF else m.group(0)  # not a char: keep the text
         if m.group(3):
             return chr(int(m.group(3), 16))
         c = m.group(1)
