@@ -86,7 +86,8 @@ class Match:
         setter(self, "score", float(score))
         setter(self, "captures", MappingProxyType(dict(captures)))
         setter(self, "message", message)
-        setter(self, "family", None if family is None else MappingProxyType(dict(family)))
+        # a read-only view, not a copy: family entries are shared, immutable catalogue data
+        setter(self, "family", None if family is None else MappingProxyType(family) if isinstance(family, dict) else family)
         setter(self, "kind", kind)
 
     def __setattr__(self, name: str, value: Any) -> None:
