@@ -603,9 +603,6 @@ class LoadedIndex:
             self._rows[i] = row
         return row
 
-    def ids(self) -> List[str]:
-        return [self.row(i)[ID] for i in range(len(self._raw))]
-
     def prefiltered(self, text: str, tokens: Iterable[str]) -> List[int]:
         """Rows whose key occurs in ``text`` and whose every required literal is in it."""
         slots: set = set()

@@ -10,7 +10,7 @@ with no value becomes a neutral phrase.  Code fields are filled only from real c
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from errhint.match import Match

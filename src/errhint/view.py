@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import re
 import threading
-from typing import Any, Callable, Dict, Iterator, Mapping, Tuple
+from typing import Any, Callable, Dict, Iterator, Mapping
 
 # camelCase schema field -> default when absent (schema.Record, schemaVersion 2)
 FIELDS: Dict[str, Any] = {
@@ -183,7 +183,4 @@ class RecordView:
     def to_dict(self) -> Dict[str, Any]:
         """The record as camelCase JSON-able dict (a copy)."""
         return copy.deepcopy(dict(self._data()))
-
-    def field_names(self) -> Tuple[str, ...]:
-        return tuple(to_snake(k) for k in FIELDS)
 
