@@ -224,7 +224,7 @@ def hide_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
         raise FileNotFoundError("shipped dataset hidden by the test")
 
     monkeypatch.setattr(data, "shipped_index", lambda: None)
-    monkeypatch.setattr(data, "_shipped_sources", missing)
+    monkeypatch.setattr(data, "shipped_sources", missing)
     monkeypatch.setattr(data, "shipped_manifest", missing)
     monkeypatch.setattr(data, "shipped_families", lambda: {})
 

@@ -132,17 +132,6 @@ def test_validate_json_output_is_plain_json_even_when_colour_is_forced(cli: Call
 # ---------------------------------------------------------------- loading
 
 
-def test_only_jsonl_files_of_the_manifest_are_read_as_records() -> None:
-    import types
-
-    from errhint.cli import _records
-
-    fake = types.SimpleNamespace(
-        shipped_sources=lambda: [("errhint_data/families.json", b"{}"), ("errhint_data/records/a.jsonl", b"")]
-    )
-    assert [name for name, _ in _records._shipped_sources(fake)] == ["errhint_data/records/a.jsonl"]
-
-
 def test_a_broken_extra_dataset_is_a_usage_error(cli: Callable[..., Any], tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{nope\n", encoding="utf-8")

@@ -25,7 +25,13 @@ def test_shipped_dataset_loads_validated_records_including_the_seeds() -> None:
     assert SEED_IDS <= ids
     assert len(ids) == len(records)
     manifest = data.shipped_manifest()
-    assert sum(f["records"] for f in manifest["files"].values()) == len(records)
+    counted = sum(f["records"] for name, f in manifest["files"].items() if name.endswith(".jsonl"))
+    assert counted == len(records)
+
+
+def test_shipped_sources_are_the_record_files_only() -> None:
+    names = [name for name, _ in data.shipped_sources()]
+    assert names and all(n.startswith("errhint_data/records/") and n.endswith(".jsonl") for n in names)
 
 
 def test_load_dataset_is_cached_per_process() -> None:

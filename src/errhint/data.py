@@ -138,9 +138,10 @@ def read_shipped_line(file: str, offset: int, length: int) -> Dict[str, Any]:
     return json.loads(_package().read_range(file, offset, length))
 
 
-def _shipped_sources() -> List[Tuple[str, bytes]]:
+def shipped_sources() -> List[Tuple[str, bytes]]:
+    """(name, bytes) of every shipped record file (the manifest's ``*.jsonl`` entries)."""
     pkg = _package()
-    files = sorted(shipped_manifest().get("files", {}))
+    files = sorted(name for name in shipped_manifest().get("files", {}) if name.endswith(".jsonl"))
     return [(f"{_PACKAGE}/{name}", pkg.read_bytes(name)) for name in files]
 
 
@@ -326,7 +327,7 @@ def load_dataset(paths: Optional[Sequence[PathLike]] = None, *, shipped: bool = 
             return list(_cache[key])
         merged: Dict[str, Any] = {}
         if shipped:
-            for _, record in _validated(_shipped_sources(), trusted=True):
+            for _, record in _validated(shipped_sources(), trusted=True):
                 merged[record.id] = record
         for _, record in _validated(_extra_sources(paths), trusted=False):
             merged[record.id] = record

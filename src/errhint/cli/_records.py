@@ -56,7 +56,7 @@ def load() -> Dataset:
     version: Optional[str] = None
     families: Dict[str, Any] = {}
     try:
-        sources = _shipped_sources(data)
+        sources = data.shipped_sources()
         manifest = data.shipped_manifest()
         version = manifest.get("datasetVersion")
         families = data.shipped_families()
@@ -72,9 +72,3 @@ def load() -> Dataset:
     for obj in extra:
         merged[obj["id"]] = obj
     return Dataset(list(merged.values()), families=families, dataset_version=version)
-
-
-def _shipped_sources(data: Any) -> List[Any]:
-    """(name, bytes) of every shipped JSONL file listed in the manifest (not index/families)."""
-    reader = getattr(data, "shipped_sources", None) or getattr(data, "_shipped_sources")
-    return [(name, raw) for name, raw in reader() if name.endswith(".jsonl")]
