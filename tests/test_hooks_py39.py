@@ -66,9 +66,10 @@ def test_guard_sets_dunder_notes(run: Runner, py: str) -> None:
             with errhint.guard():
                 raise ValueError(MSG)
         except ValueError as e:
-            print(len(e.__notes__), e.__notes__[0].startswith("errhint:"))
+            print(len(e.__notes__), all(n.startswith("errhint:") for n in e.__notes__))
     """, python=py)
-    assert proc.stdout.split() == ["1", "True"], proc.stderr
+    count, marked = proc.stdout.split()
+    assert int(count) >= 1 and marked == "True", proc.stderr
 
 
 @pythons
