@@ -309,7 +309,8 @@ def _run(extraction: extract.Extraction, limit: Optional[int], min_score: Option
     if not ds.indexes or not extraction.items:
         return []
     evidence = rank.Evidence(modules=extraction.modules, loaded=rank.loaded_bindings(), labels=ds.labels())
-    found = _match_items(ds, extraction.items, evidence)
+    with index.RegexBudget():  # hostile user patterns cannot add up over many texts
+        found = _match_items(ds, extraction.items, evidence)
     return _rank(ds, found, limit=opts.limit, min_score=opts.min_score, repos=opts.repos)
 
 

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import time
 from collections import Counter
 from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
@@ -56,6 +58,10 @@ _TOKENS = re.compile(r"[A-Za-z0-9_]{%d,}" % MIN_KEY_LEN)
 
 REGEX_TIMEOUT = 0.05
 """Seconds one ``search`` may run; a pattern that exceeds it simply does not match."""
+LOOKUP_REGEX_BUDGET = 0.05
+"""Seconds of regex time all searches of one lookup share (see ``RegexBudget``)."""
+REGEX_FLOOR = 0.002
+"""Timeout of a search once the budget is spent: ordinary searches take microseconds."""
 
 _ESCAPED_LITERALS = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
 _ESCAPE_CLASSES = set("dDwWsSbBAZzGpPXNuUxg0123456789")
@@ -545,15 +551,54 @@ def compiled(pattern: str) -> Any:
     return found
 
 
+_local = threading.local()
+
+
+class RegexBudget:
+    """The regex time of one lookup (this thread), as a context manager around its searches.
+
+    Without it a hostile user pattern costs one full timeout per text of the exception graph
+    (a group of 60 members: 3 s inside an exception hook). With it the searches share
+    ``seconds``, each further search gets REGEX_FLOOR, and a pattern that timed out is not
+    run again in this lookup: about ``seconds`` plus a few ms per hostile pattern in all.
+    """
+
+    def __init__(self, seconds: float = LOOKUP_REGEX_BUDGET) -> None:
+        self.left = seconds
+        self.timed_out: set = set()
+        self._outer: Optional["RegexBudget"] = None
+
+    def __enter__(self) -> "RegexBudget":
+        self._outer = getattr(_local, "budget", None)
+        _local.budget = self
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _local.budget = self._outer
+
+
 def search(pattern: str, text: str, timeout: float = REGEX_TIMEOUT) -> Any:
-    """``pattern.search(text)`` that gives up (None) after ``timeout`` seconds."""
+    """``pattern.search(text)`` that gives up (None) after ``timeout`` seconds, or sooner
+    inside a ``RegexBudget``."""
     rx = compiled(pattern)
     if rx is None:
         return None
-    try:
-        return rx.search(text, timeout=timeout)
-    except TimeoutError:
+    budget: Optional[RegexBudget] = getattr(_local, "budget", None)
+    if budget is None:
+        try:
+            return rx.search(text, timeout=timeout)
+        except TimeoutError:
+            return None
+    if pattern in budget.timed_out:
         return None
+    start = time.perf_counter()
+    try:
+        return rx.search(text, timeout=max(min(timeout, budget.left), REGEX_FLOOR))
+    except TimeoutError:
+        budget.timed_out.add(pattern)
+        return None
+    finally:
+        budget.left -= time.perf_counter() - start
 
 
 Reader = Callable[[str, int, int], Mapping[str, Any]]
