@@ -186,6 +186,17 @@ def surfacing_sentence(draft: Draft, error_type: str) -> str:
     return ""
 
 
+ONNX_CRATES = {"onnx-ir", "burn-import", "candle-onnx", "burn-onnx"}
+_NODE = re.compile(r"^([A-Z][A-Za-z0-9]+)(?: node| op| operator)?:")
+
+
+def onnx_node(draft: Draft) -> Optional[str]:
+    """The ONNX operator an importer message starts with (``Unsqueeze: axes must ..``)."""
+    first = draft.template.pieces[0] if draft.template.pieces else ""
+    m = _NODE.match(first) if isinstance(first, str) else None
+    return m.group(1) if m else None
+
+
 def keyword(draft: Draft) -> str:
     """A stable piece of the message to test for in ``except`` blocks."""
     var = draft.site.variant or {}
@@ -249,6 +260,9 @@ def compose(draft: Draft, family: Dict[str, Any], error_type: str, newest: Dict[
             trigger += f" {site.crate} raises it from {_code_list(fns)}."
     # the first two, specialised; the renderer appends the rest of the family's list
     solutions = [render(s) for s in fam["solutions"][:2]]
+    node = onnx_node(draft)
+    if node and draft.site.crate in ONNX_CRATES:
+        solutions.insert(0, f"Inspect the `{node}` node of the exported graph - its inputs, attributes and opset - for example in Netron or via `[n for n in onnx.load(path).graph.node if n.op_type == \"{node}\"]`")
     note = version_note(draft, newest, all_labels)
     if note:
         solutions.append(note)
