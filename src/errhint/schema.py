@@ -13,6 +13,8 @@ import regex
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from errhint.redos import catastrophic
+
 SCHEMA_VERSION = 2
 
 ErrorType = Literal["exception", "panic", "compile"]
@@ -125,6 +127,9 @@ class Record(_Model):
     def _pattern_compiles(cls, value: str, info: ValidationInfo) -> str:
         if info.context and info.context.get("trusted"):
             return value  # shipped data: the builder's gates compiled it already
+        unsafe = catastrophic(value)
+        if unsafe:
+            raise ValueError(f"unsafe pattern: {unsafe}")
         try:
             regex.compile(value, regex.DOTALL)
         except regex.error as exc:
