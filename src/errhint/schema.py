@@ -66,6 +66,8 @@ class VariantField(_Model):
     name: str
     debug: bool = False
     """True when the Display template prints this field with ``{:?}``."""
+    type: Optional[str] = None
+    """The Rust type text (``safetensors::SafeTensorError``): resolves a nested Debug value to its crate's enum."""
 
 
 class Variant(_Model):
