@@ -60,7 +60,7 @@ REGEX_TIMEOUT = 0.05
 """Seconds one ``search`` may run; a pattern that exceeds it simply does not match."""
 LOOKUP_REGEX_BUDGET = 0.05
 """Seconds of regex time all searches of one lookup share (see ``RegexBudget``)."""
-REGEX_FLOOR = 0.002
+REGEX_FLOOR = 0.005
 """Timeout of a search once the budget is spent: ordinary searches take microseconds."""
 
 _ESCAPED_LITERALS = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
@@ -558,9 +558,10 @@ class RegexBudget:
     """The regex time of one lookup (this thread), as a context manager around its searches.
 
     Without it a hostile user pattern costs one full timeout per text of the exception graph
-    (a group of 60 members: 3 s inside an exception hook). With it the searches share
-    ``seconds``, each further search gets REGEX_FLOOR, and a pattern that timed out is not
-    run again in this lookup: about ``seconds`` plus a few ms per hostile pattern in all.
+    (a group of 60 members: 3 s inside an exception hook). With it the searches that time out
+    share ``seconds`` (ordinary searches, a few microseconds, are not counted), each search
+    after that gets REGEX_FLOOR, and a pattern that timed out is not run again in this lookup:
+    about ``seconds`` plus a few ms per hostile pattern in all.
     """
 
     def __init__(self, seconds: float = LOOKUP_REGEX_BUDGET) -> None:
@@ -579,26 +580,30 @@ class RegexBudget:
 
 def search(pattern: str, text: str, timeout: float = REGEX_TIMEOUT) -> Any:
     """``pattern.search(text)`` that gives up (None) after ``timeout`` seconds, or sooner
-    inside a ``RegexBudget``."""
+    inside a ``RegexBudget``.
+
+    ``concurrent=False`` keeps the GIL during the search: by default ``regex`` lets it go and
+    takes it back while matching, and the wall-clock timeout then counts the wait, so with
+    many threads an ordinary search timed out (2 lookups in 1,000 across 16 threads).
+    """
     rx = compiled(pattern)
     if rx is None:
         return None
     budget: Optional[RegexBudget] = getattr(_local, "budget", None)
     if budget is None:
         try:
-            return rx.search(text, timeout=timeout)
+            return rx.search(text, timeout=timeout, concurrent=False)
         except TimeoutError:
             return None
     if pattern in budget.timed_out:
         return None
     start = time.perf_counter()
     try:
-        return rx.search(text, timeout=max(min(timeout, budget.left), REGEX_FLOOR))
+        return rx.search(text, timeout=max(min(timeout, budget.left), REGEX_FLOOR), concurrent=False)
     except TimeoutError:
         budget.timed_out.add(pattern)
-        return None
-    finally:
         budget.left -= time.perf_counter() - start
+        return None
 
 
 Reader = Callable[[str, int, int], Mapping[str, Any]]
