@@ -21,7 +21,7 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -73,8 +73,16 @@ def hostile_dataset(tmp_path: Path, clean_errhint: None, static_check_missed: No
     yield ds
 
 
+Held = Tuple[float, float]
+"""(CPU seconds, wall seconds) errhint spent inside one hook call."""
+WALL_SLACK = 2.0
+"""Wall time may exceed HOOK_LIMIT by this factor on a shared CI machine: other processes
+preempt the test, and the regex timeout itself is wall-clock. The CPU time errhint spends
+is held to HOOK_LIMIT exactly (on an idle machine the two are the same)."""
+
+
 @pytest.fixture
-def bare_excepthook() -> Iterator[Callable[[BaseException], float]]:
+def bare_excepthook() -> Iterator[Callable[[BaseException], Held]]:
     """errhint's excepthook chained to a no-op: the time measured is errhint's alone."""
     from errhint.hooks import excepthook
 
@@ -82,25 +90,27 @@ def bare_excepthook() -> Iterator[Callable[[BaseException], float]]:
     sys.excepthook = lambda *args: None
     excepthook.install()
 
-    def fire(exc: BaseException) -> float:
+    def fire(exc: BaseException) -> Held:
         stderr, sys.stderr = sys.stderr, io.StringIO()
-        start = time.perf_counter()
+        cpu, wall = time.thread_time(), time.perf_counter()
         try:
             sys.excepthook(type(exc), exc, exc.__traceback__)
         finally:
-            elapsed = time.perf_counter() - start
+            held = (time.thread_time() - cpu, time.perf_counter() - wall)
             sys.stderr = stderr
-        return elapsed
+        return held
 
     yield fire
     excepthook.uninstall()
     sys.excepthook = saved
 
 
-def best_of(make: Callable[[], BaseException], fire: Callable[[BaseException], float], runs: int = 3) -> float:
-    """Fastest of a few runs on fresh exceptions (each is looked up once): hostile input is slow
-    every time, while a scheduling hiccup on a shared CI machine is not."""
-    return min(fire(make()) for _ in range(runs))
+def assert_bounded(make: Callable[[], BaseException], fire: Callable[[BaseException], Held], runs: int = 3) -> None:
+    """The fastest of a few runs on fresh exceptions (each is looked up once) stays in bounds:
+    hostile input is slow every time, a scheduling hiccup is not."""
+    cpu, wall = min(fire(make()) for _ in range(runs))
+    assert cpu < HOOK_LIMIT, f"errhint held the hook for {cpu * 1000:.0f} ms of CPU ({wall * 1000:.0f} ms wall)"
+    assert wall < HOOK_LIMIT * WALL_SLACK, f"errhint held the hook for {wall * 1000:.0f} ms wall ({cpu * 1000:.0f} ms CPU)"
 
 
 # --------------------------------------------------------------------------- runtime bound
@@ -124,14 +134,14 @@ def test_patterns_really_are_catastrophic() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(BACKTRACKING))
-def test_one_hostile_message_holds_the_hook_under_100ms(hostile_dataset: engine.Dataset, bare_excepthook: Callable[[BaseException], float], name: str) -> None:
+def test_one_hostile_message_holds_the_hook_under_100ms(hostile_dataset: engine.Dataset, bare_excepthook: Callable[[BaseException], Held], name: str) -> None:
     text = BACKTRACKING[name][1]
-    assert best_of(lambda: ValueError(text), bare_excepthook) < HOOK_LIMIT
+    assert_bounded(lambda: ValueError(text), bare_excepthook)
 
 
-def test_all_hostile_texts_in_one_message(hostile_dataset: engine.Dataset, bare_excepthook: Callable[[BaseException], float]) -> None:
+def test_all_hostile_texts_in_one_message(hostile_dataset: engine.Dataset, bare_excepthook: Callable[[BaseException], Held]) -> None:
     text = "\n".join(t for _, t in BACKTRACKING.values())
-    assert best_of(lambda: ValueError(text), bare_excepthook) < HOOK_LIMIT
+    assert_bounded(lambda: ValueError(text), bare_excepthook)
 
 
 def _chain() -> BaseException:
@@ -143,31 +153,30 @@ def _chain() -> BaseException:
     return outer
 
 
-def test_hostile_chain_holds_the_hook_under_100ms(hostile_dataset: engine.Dataset, bare_excepthook: Callable[[BaseException], float]) -> None:
-    assert best_of(_chain, bare_excepthook) < HOOK_LIMIT
+def test_hostile_chain_holds_the_hook_under_100ms(hostile_dataset: engine.Dataset, bare_excepthook: Callable[[BaseException], Held]) -> None:
+    assert_bounded(_chain, bare_excepthook)
 
 
 @pytest.mark.skipif(getattr(builtins, "ExceptionGroup", None) is None, reason="ExceptionGroup needs Python 3.11+")
-def test_hostile_group_holds_the_hook_under_100ms(hostile_dataset: engine.Dataset, bare_excepthook: Callable[[BaseException], float]) -> None:
+def test_hostile_group_holds_the_hook_under_100ms(hostile_dataset: engine.Dataset, bare_excepthook: Callable[[BaseException], Held]) -> None:
     def group() -> BaseException:
         members = [type(f"E{i}", (Exception,), {})("a" * (5000 - i) + "!") for i in range(60)]
         return builtins.ExceptionGroup("many hostile members", members)  # type: ignore[attr-defined]
 
-    assert best_of(group, bare_excepthook) < HOOK_LIMIT
+    assert_bounded(group, bare_excepthook)
 
 
 def test_guard_is_bounded_too(hostile_dataset: engine.Dataset) -> None:
     import errhint
 
-    def once() -> float:
-        exc = _chain()
-        start = time.perf_counter()
+    def fire(exc: BaseException) -> Held:
+        cpu, wall = time.thread_time(), time.perf_counter()
         with pytest.raises(ValueError):
             with errhint.guard():
                 raise exc
-        return time.perf_counter() - start
+        return time.thread_time() - cpu, time.perf_counter() - wall
 
-    assert min(once() for _ in range(3)) < HOOK_LIMIT
+    assert_bounded(_chain, fire)
 
 
 def test_a_good_record_still_matches_next_to_hostile_ones(tmp_path: Path, clean_errhint: None, static_check_missed: None) -> None:
