@@ -96,46 +96,57 @@ def test_keys_prefer_rare_words() -> None:
 
 def test_build_index_format_and_determinism() -> None:
     recs = fixture_records()
-    a = build_index(recs, files=["records/a.jsonl"], locations=[(0, i * 10, 10) for i in range(len(recs))], dataset_version="dv")
-    b = build_index(recs, files=["records/a.jsonl"], locations=[(0, i * 10, 10) for i in range(len(recs))], dataset_version="dv")
+    locations = [(0, i * 10, 10) for i in range(len(recs))]
+    a = build_index(recs, files=["records/a.jsonl"], locations=locations, dataset_version="dv")
+    b = build_index(recs, files=["records/a.jsonl"], locations=locations, dataset_version="dv")
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert a["format"] == 1 and a["datasetVersion"] == "dv" and "inline" not in a
-    assert all(isinstance(r, str) for r in a["records"])  # rows are parsed only when selected
+    assert all(isinstance(r, str) for r in a["records"])  # rows are decoded only when selected
     row = LoadedIndex(a).row(0)
-    assert json.loads(a["records"][0])[index.REPO] == a["strings"].index(recs[0]["repo"])  # interned on disk
-    assert row[index.ID] == recs[0]["id"] and row[index.REPO] == recs[0]["repo"]
-    assert row[index.PATTERN] is None  # read from the record line
-    assert (row[index.FILE], row[index.OFFSET], row[index.LENGTH]) == (0, 0, 10)
-    assert a["versionSets"][row[index.VERSIONS]] == recs[0]["versions"]
-    # version lists are interned: far fewer sets than records
-    assert len(a["versionSets"]) < len(recs) / 2
+    assert row[index.FILE:index.LITERALS] == [0, 0, 10] and len(row) == 4  # where, and the literals
+    assert a["ids"].split(",") == [r["id"] for r in recs]
     assert a["repoLabels"]["huggingface/candle"] == sorted(["0.4.2", "0.6.0", "0.8.0", "0.9.1", "0.11.0"])
-    kind, bucket = index.key_bucket(row[index.KEY])
+    key = index.choose_keys([literal_runs(r["messagePattern"]) for r in recs])[0]
+    kind, bucket = index.key_bucket(key)
     assert 0 in a["keys"][kind][bucket]
     assert sum(len(v) for m in a["keys"].values() for v in m.values()) + len(a["scan"]) == len(recs)
-    assert a["byVariant"]["ShapeMismatchBinaryOp"] == [i for i, r in enumerate(recs) if (r.get("variant") or {}).get("name") == "ShapeMismatchBinaryOp"]
-    names = [v[2] for v in a["variants"]]
+    by_variant = json.loads(a["byVariant"])  # a JSON string: decoded on the first Debug form
+    assert by_variant["ShapeMismatchBinaryOp"] == [
+        i for i, r in enumerate(recs) if (r.get("variant") or {}).get("name") == "ShapeMismatchBinaryOp"]
+    names = [v[2] for v in json.loads(a["variants"])]
     assert names.count("UnsupportedDTypeForOp") == 1  # definition and construction share one entry
     json.dumps(a)  # JSON-able
 
 
-def test_rows_keep_short_literals_and_interned_dependency_lists() -> None:
+def test_rows_keep_short_literals_and_meta_comes_from_the_record() -> None:
     long = "x" * 30 + " " + "y" * 30
     recs = [
         record("a/b", "t1", f"(?P<a>.+?)a{long} (?P<b>.+?) second run (?P<c>.+?) third (?P<d>.+?) fourth"),
         record("huggingface/safetensors", "t2", "header too small", pulled_in_by=["huggingface/candle@0.4.2"]),
-        record("huggingface/safetensors", "t3", "header too large", pulled_in_by=["huggingface/candle@0.4.2"]),
     ]
     data = build_index(recs)
     rows = [json.loads(r) for r in data["records"]]
     assert len(rows[0][index.LITERALS]) == index.MAX_LITERALS
     assert all(len(lit) <= index.MAX_LITERAL_LEN for lit in rows[0][index.LITERALS])
-    assert rows[0][index.LITERAL_CHARS] == len("a" + long + " ") + len(" second run ") + len(" third ") + len(" fourth")
-    assert rows[1][index.PULLED_IN_BY] == rows[2][index.PULLED_IN_BY] == 0 and rows[0][index.PULLED_IN_BY] == -1
-    assert data["pulledInBySets"] == [["huggingface/candle@0.4.2"]]
     ix = LoadedIndex(data)
-    assert ix.pulled_in_by(1) == ("huggingface/candle@0.4.2",) and ix.pulled_in_by(0) == ()
+    assert ix.literal_chars(0) == len("a" + long + " ") + len(" second run ") + len(" third ") + len(" fourth")
+    meta = ix.meta(1)
+    assert meta.pulled_in_by == ("huggingface/candle@0.4.2",) and meta.repo == "huggingface/safetensors"
+    assert meta.pattern == "header too small" and ix.meta(0).pulled_in_by == ()
     text = "Za" + long + " 1 second run 2 third 3 fourth"
+    assert ix.prefiltered(text, text_tokens(text)) == [0]
+
+
+def test_rows_of_the_previous_layout_still_load() -> None:
+    recs = fixture_records()[:2]
+    old_rows = [json.dumps([r["id"], 0, 0, None, -1, i, 0, None, required_literals(r["messagePattern"])[:3]])
+                for i, r in enumerate(recs)]
+    old = {"format": 1, "records": old_rows, "strings": ["x"], "inline": recs, "keys": {}, "scan": [0, 1],
+           "variants": [], "byVariant": {}}
+    ix = LoadedIndex(old, exclude_ids={recs[1]["id"]})
+    assert ix.row(0) == [-1, 0, 0, required_literals(recs[0]["messagePattern"])[:3]]
+    assert ix.meta(0).id == recs[0]["id"] and ix.variant_rows("x") == []
+    text = "unsupported dtype I64 for op matmul"
     assert ix.prefiltered(text, text_tokens(text)) == [0]
 
 
@@ -144,6 +155,7 @@ def test_build_index_inline_and_location_checks() -> None:
     inline = build_index(recs)
     row = json.loads(inline["records"][2])
     assert inline["inline"] == recs and row[index.FILE] == -1 and row[index.OFFSET] == 2
+    assert LoadedIndex(inline).pattern(2) == recs[2]["messagePattern"]
     with pytest.raises(ValueError):
         build_index(recs, locations=[(0, 0, 1)])
 
@@ -174,8 +186,8 @@ def test_prefilter_edge_keys_and_scan_list() -> None:
         record("a/b", "Overflow", r"Overflow"),
     ]
     ix = _loaded(recs)
-    assert ix.row(0)[index.KEY] == "Overflow detected" and ix.scan == [1]
-    assert ix.row(2)[index.KEY] == "Overflow"
+    keys = index.choose_keys([literal_runs(r["messagePattern"]) for r in recs])
+    assert keys == ["Overflow detected", None, "Overflow"] and ix.scan == [1]
     assert ix.prefiltered("x Overflow detected y", text_tokens("x Overflow detected y")) == [0, 2]
     assert ix.prefiltered("xUnderflowy", text_tokens("xUnderflowy")) == [1]
 

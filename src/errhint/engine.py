@@ -19,17 +19,6 @@ from errhint.view import RecordView
 _lock = threading.Lock()
 _dataset: Optional["Dataset"] = None
 
-# Row fields a RecordView knows without reading the record's line.
-_KNOWN = (
-    ("id", index.ID),
-    ("repo", index.REPO),
-    ("errorType", index.ERROR_TYPE),
-    ("backgroundTag", index.TAG),
-    ("siteKind", index.KIND),
-    ("errorCode", index.CODE),
-)
-
-
 class Dataset:
     """The loaded indexes plus lazily loaded families and installed-binding labels."""
 
@@ -155,7 +144,7 @@ def _coverage(text: str, start: int, end: int, site_kind: Optional[str]) -> Tupl
 def _hit(
     ix: LoadedIndex, i: int, cand: normalize.Candidate, item: extract.Item, kind: str, coverage: float, m: Any = None
 ) -> rank.Hit:
-    row = ix.row(i)
+    meta = ix.meta(i)
     if m is not None:  # literal text actually matched: the span minus what the groups captured
         literal = (m.end() - m.start()) - sum(len(v) for v in m.groupdict().values() if v)
     else:
@@ -164,17 +153,17 @@ def _hit(
         kind=kind,
         coverage=coverage,
         literal_chars=literal,
-        repo=row[index.REPO],
-        error_type=row[index.ERROR_TYPE],
-        site_kind=row[index.KIND],
-        error_class=row[index.ERROR_CLASS],
-        versions=ix.versions(i),
-        pulled_in_by=ix.pulled_in_by(i),
+        repo=meta.repo,
+        error_type=meta.error_type,
+        site_kind=meta.site_kind,
+        error_class=meta.error_class,
+        versions=meta.versions,
+        pulled_in_by=meta.pulled_in_by,
         exc_type=item.exc_type,
         cand_error_type=cand.error_type,
         cand_site_kinds=cand.site_kinds,
         cand_repo=cand.repo_hint,
-        variant_agrees=bool(cand.variant) and row[index.VARIANT] == cand.variant,
+        variant_agrees=bool(cand.variant) and meta.variant == cand.variant,
         from_variant=bool(cand.variant),
         depth=item.depth,
         weight=cand.weight,
@@ -233,7 +222,7 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
                     if m is None:
                         continue
                     matched_rows.add(i)
-                    kind, coverage = _coverage(cand.text, m.start(), m.end(), ix.row(i)[index.KIND])
+                    kind, coverage = _coverage(cand.text, m.start(), m.end(), ix.meta(i).site_kind)
                     hit = _hit(ix, i, cand, item, kind, coverage, m)
                     groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
                     found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, groups, kind))
@@ -242,7 +231,7 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
                     # rebuilt and simply is another site's (weak); without one the name is all there is.
                     kind = "variant-mismatch" if templates(cand.variant) else "variant"
                     for i in ix.variant_rows(cand.variant):
-                        if i not in matched_rows and ix.row(i)[index.REPO] not in excluded:
+                        if i not in matched_rows and ix.meta(i).repo not in excluded:
                             hit = _hit(ix, i, cand, item, kind, 0.0)
                             found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, (), "variant"))
     return found
@@ -250,22 +239,15 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
 
 def _to_match(ds: Dataset, f: _Found) -> Match:
     ix = ds.indexes[f.ix]
-    row = ix.row(f.row)
-    known: Dict[str, Any] = {camel: row[pos] for camel, pos in _KNOWN}
-    versions = ix.versions(f.row)
-    if versions:
-        known["versions"] = list(versions)
+    meta = ix.meta(f.row)
     groups = dict(f.groups)
     captures: Dict[str, str] = {k: v for k, v in f.candidate.captures.items() if k not in groups}
     captures.update(groups)
-    for alias, value in aliases(ix.pattern(f.row), groups).items():
+    for alias, value in aliases(meta.pattern, groups).items():
         captures.setdefault(alias, value)
-    fix, i = ix, f.row
-    view = RecordView(known, lambda: fix.record(i))
-    tag = row[index.TAG]
-    family = ds.families().get(tag) if tag else None
+    family = ds.families().get(meta.background_tag) if meta.background_tag else None
     return Match(
-        record=view,
+        record=RecordView.from_dict(ix.record(f.row)),
         score=round(rank.clamp(f.score), 4),
         captures=captures,
         message=f.candidate.message,
@@ -277,13 +259,12 @@ def _to_match(ds: Dataset, f: _Found) -> Match:
 def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, repos: Optional[Sequence[str]]) -> List[Match]:
     best: Dict[str, _Found] = {}
     for f in found:
-        ix = ds.indexes[f.ix]
-        row = ix.row(f.row)
+        meta = ds.indexes[f.ix].meta(f.row)
         if repos is not None:
-            owners = {row[index.REPO]} | {p.split("@", 1)[0] for p in ix.pulled_in_by(f.row)}
+            owners = {meta.repo} | {p.split("@", 1)[0] for p in meta.pulled_in_by}
             if not owners & set(repos):
                 continue
-        rid = row[index.ID]
+        rid = meta.id
         if rid not in best or f.score > best[rid].score:
             best[rid] = f
     # One hit per template: the same template at another site adds nothing, and a template a
@@ -299,7 +280,7 @@ def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, rep
         if ds.user[f.ix] > ds.user[kept.ix] or (ds.user[f.ix] == ds.user[kept.ix] and f.score > kept.score):
             kept = f
         by_pattern[pattern] = kept._replace(score=score)
-    ordered = sorted(by_pattern.values(), key=lambda f: (-f.score, ds.indexes[f.ix].row(f.row)[index.ID]))
+    ordered = sorted(by_pattern.values(), key=lambda f: (-f.score, ds.indexes[f.ix].meta(f.row).id))
     return [_to_match(ds, f) for f in ordered[:limit] if rank.clamp(f.score) >= min_score]
 
 

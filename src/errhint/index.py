@@ -10,23 +10,22 @@ the surviving patterns.  Nothing here imports ``regex`` until a pattern is actua
 On-disk format 1 (JSON; see docs/design.md)::
 
     {"format": 1, "datasetVersion": str, "files": [str],
-     "versionSets": [[label, ...]],            # interned ``versions`` lists
-     "repoLabels": {repo: [label, ...]},       # every label per repository
-     "variants": [[repo, enum, name, shape, [[field, debug], ...], display, transparent]],
+     "repoLabels": {repo: [label, ...]},       # every release label per repository
      "keys": {"exact": {word: [row, ...]}, "prefix": {abc: [row, ...]}, "suffix": {abc: [row, ...]}},
-     "byVariant": {variantName: [row, ...]}, "scan": [row, ...],
-     "records": ["[id, repo, errorType, pattern, fileIndex, byteOffset, byteLength, key, literals,
-                   variantName, versionSet, backgroundTag, siteKind, errorCode, pulledInBySet, errorClass,
-                   literalChars]", ...],
-     "pulledInBySets": [["owner/repo@label", ...]],  # interned ``pulledInBy`` lists
-     "strings": [str, ...],  # repo, errorType, backgroundTag, siteKind, errorClass of rows, interned
-     # pattern is null in file-backed rows: ``LoadedIndex.pattern`` reads it from the record
+     "scan": [row, ...],                        # rows without a key
+     "records": ["[fileIndex, byteOffset, byteLength, [literal, ...]]", ...],
+     "ids": "id0,id1,...",                      # parsed only to replace shipped records
+     "variants": "<JSON [[repo, enum, name, shape, [[field, debug], ...], display, transparent]]>",
+     "byVariant": "<JSON {variantName: [row, ...]}>",
      "inline": [record, ...]}                   # only when built without locations
 
-Each row is stored as its own JSON *string* and parsed only when the prefilter selects it:
-the first lookup of a process then pays for the key maps, not for thousands of rows.
-``versionSet`` is an index into ``versionSets`` (or -1).  For records kept in memory
-``fileIndex`` is -1 and ``byteOffset`` is the position in ``inline``.
+A row holds only what the prefilter needs: where the record is and the literal text it
+requires.  Everything else (pattern, repository, kind, versions...) is read from the record
+itself, which is loaded anyway for a row whose literals all occur in a text.  Rows are JSON
+strings decoded on selection, and the variant tables (needed for Debug forms only) are JSON
+strings decoded on first use: the first lookup of a process parses little more than the key
+maps.  For records kept in memory ``fileIndex`` is -1 and ``byteOffset`` is the position in
+``inline``.
 """
 
 from __future__ import annotations
@@ -41,11 +40,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Opt
 FORMAT = 1
 
 # Row positions (rows are lists for compactness).
-ID, REPO, ERROR_TYPE, PATTERN, FILE, OFFSET, LENGTH = 0, 1, 2, 3, 4, 5, 6
-KEY, LITERALS, VARIANT, VERSIONS, TAG, KIND, CODE, PULLED_IN_BY, ERROR_CLASS, LITERAL_CHARS = 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
-
-INTERNED = (REPO, ERROR_TYPE, TAG, KIND, ERROR_CLASS)
-"""Row fields stored as positions in the index's ``strings`` table (few distinct values)."""
+FILE, OFFSET, LENGTH, LITERALS = 0, 1, 2, 3
 
 MAX_LITERALS = 3
 MAX_LITERAL_LEN = 40
@@ -394,24 +389,7 @@ def build_index(
     if locations is not None and len(locations) != len(records):
         raise ValueError("locations must have one entry per record")
     run_lists = [literal_runs(str(r.get("messagePattern") or "")) for r in records]
-    literal_lists = [sorted(set(runs.runs), key=lambda lit: (-len(lit), lit)) for runs in run_lists]
     keys = choose_keys(run_lists)
-    version_sets: List[List[str]] = []
-    version_ids: Dict[Tuple[str, ...], int] = {}
-    pulled_sets: List[List[str]] = []
-    pulled_ids: Dict[Tuple[str, ...], int] = {}
-    strings: List[str] = []
-    string_ids: Dict[str, int] = {}
-
-    def _string(value: Any) -> int:
-        if value is None:
-            return -1
-        found = string_ids.get(value)
-        if found is None:
-            found = string_ids[value] = len(strings)
-            strings.append(value)
-        return found
-
     variant_table: List[list] = []
     variant_ids: Dict[str, int] = {}
 
@@ -422,87 +400,49 @@ def build_index(
             variant_ids[sig] = len(variant_table)
             variant_table.append(entry)
 
-    rows: List[list] = []
+    key_maps: Dict[str, Dict[str, List[int]]] = {"exact": {}, "prefix": {}, "suffix": {}}
+    by_variant: Dict[str, List[int]] = {}
+    scan: List[int] = []
+    repo_labels: Dict[str, set] = {}
+    rows: List[str] = []
     for i, rec in enumerate(records):
-        vset = _intern(rec.get("versions"), version_sets, version_ids)
         variant = rec.get("variant") or None
-        variant_name = None
         if isinstance(variant, Mapping) and variant.get("name"):
-            variant_name = str(variant["name"])
             add_variant(str(rec.get("repo", "")), variant)
+            by_variant.setdefault(str(variant["name"]), []).append(i)
+        if keys[i]:
+            kind, bucket = key_bucket(keys[i])
+            key_maps[kind].setdefault(bucket, []).append(i)
+        else:
+            scan.append(i)
+        if rec.get("versions"):
+            repo_labels.setdefault(str(rec.get("repo", "")), set()).update(str(v) for v in rec["versions"])
         if locations is None:
             file_index, offset, length = -1, i, 0
         else:
             file_index, offset, length = (int(x) for x in locations[i])
-        rows.append(
-            [
-                str(rec.get("id", "")),
-                _string(str(rec.get("repo", ""))),
-                _string(str(rec.get("errorType", "exception"))),
-                # File-backed rows leave the pattern in the record line: it is read only for
-                # rows whose literals all occur in a text, and the index stays a third smaller.
-                str(rec.get("messagePattern") or "") if locations is None else None,
-                file_index,
-                offset,
-                length,
-                keys[i],
-                [lit[:MAX_LITERAL_LEN] for lit in literal_lists[i][:MAX_LITERALS]],
-                variant_name,
-                vset,
-                _string(rec.get("backgroundTag")),
-                _string(rec.get("siteKind")),
-                rec.get("errorCode"),
-                _intern(rec.get("pulledInBy"), pulled_sets, pulled_ids),
-                _string(rec.get("errorClass")),
-                sum(len(lit) for lit in run_lists[i].runs),
-            ]
-        )
+        literals = sorted(set(run_lists[i].runs), key=lambda lit: (-len(lit), lit))
+        row = [file_index, offset, length, [lit[:MAX_LITERAL_LEN] for lit in literals[:MAX_LITERALS]]]
+        rows.append(json.dumps(row, separators=(",", ":"), ensure_ascii=False))
     for extra in variants:
         if isinstance(extra.get("variant"), Mapping) and extra["variant"].get("name"):
             add_variant(str(extra.get("repo", "")), extra["variant"])
-    keys: Dict[str, Dict[str, List[int]]] = {"exact": {}, "prefix": {}, "suffix": {}}
-    by_variant: Dict[str, List[int]] = {}
-    scan: List[int] = []
-    repo_labels: Dict[str, set] = {}
-    for i, row in enumerate(rows):
-        if row[KEY]:
-            kind, bucket = key_bucket(row[KEY])
-            keys[kind].setdefault(bucket, []).append(i)
-        else:
-            scan.append(i)
-        if row[VARIANT]:
-            by_variant.setdefault(row[VARIANT], []).append(i)
-        if row[VERSIONS] >= 0:
-            repo_labels.setdefault(strings[row[REPO]], set()).update(version_sets[row[VERSIONS]])
+    compact = {"separators": (",", ":"), "ensure_ascii": False}
     index: Dict[str, Any] = {
         "format": FORMAT,
         "datasetVersion": dataset_version,
         "files": list(files),
-        "versionSets": version_sets,
-        "pulledInBySets": pulled_sets,
-        "strings": strings,
         "repoLabels": {repo: sorted(labels) for repo, labels in sorted(repo_labels.items())},
-        "variants": variant_table,
-        "keys": keys,
-        "byVariant": by_variant,
+        "keys": key_maps,
         "scan": scan,
-        "records": [json.dumps(row, separators=(",", ":"), ensure_ascii=False) for row in rows],
+        "records": rows,
+        "ids": ",".join(str(r.get("id", "")) for r in records),
+        "variants": json.dumps(variant_table, **compact),
+        "byVariant": json.dumps(by_variant, **compact),
     }
     if locations is None:
         index["inline"] = [dict(r) for r in records]
     return index
-
-
-def _intern(values: Any, table: List[List[str]], ids: Dict[Tuple[str, ...], int]) -> int:
-    """Position of the list ``values`` in ``table`` (added when new); -1 for none."""
-    if not values:
-        return -1
-    key = tuple(str(v) for v in values)
-    found = ids.get(key)
-    if found is None:
-        found = ids[key] = len(table)
-        table.append(list(key))
-    return found
 
 
 def _variant_entry(repo: str, variant: Mapping[str, Any]) -> list:
@@ -609,47 +549,73 @@ def search(pattern: str, text: str, timeout: float = REGEX_TIMEOUT) -> Any:
 Reader = Callable[[str, int, int], Mapping[str, Any]]
 
 
+class RowMeta(NamedTuple):
+    """What ranking needs about a record, taken from the record itself (cached per row)."""
+
+    id: str
+    repo: str
+    error_type: str
+    site_kind: Optional[str]
+    background_tag: Optional[str]
+    error_code: Optional[str]
+    error_class: Optional[str]
+    variant: Optional[str]
+    versions: Tuple[str, ...]
+    pulled_in_by: Tuple[str, ...]
+    pattern: str
+
+
+def _json(value: Any) -> Any:
+    """Decode a table stored as a JSON string (decoded lazily); other values pass through."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
 class LoadedIndex:
-    """An index ready for lookups: rows parsed only when selected, records read only when matched."""
+    """An index ready for lookups: rows parsed only when selected, records read only when needed."""
 
     def __init__(self, data: Mapping[str, Any], *, reader: Optional[Reader] = None, exclude_ids: Iterable[str] = ()) -> None:
         if data.get("format") != FORMAT:
             raise ValueError(f"unsupported index format {data.get('format')!r}")
+        self._data = data
         self._raw: List[Any] = data["records"]
         self._rows: List[Optional[list]] = [None] * len(self._raw)
+        # Rows written before the minimal layout ([id, repo, ..., fileIndex, ...]; "strings"
+        # table) keep file, offset, length and literals at 4, 5, 6, 8.
+        self._old_layout = "strings" in data
         self.files: List[str] = list(data.get("files", ()))
-        self.version_sets: List[List[str]] = data.get("versionSets", [])
-        self._pulled_sets: List[List[str]] = data.get("pulledInBySets", [])
-        self._strings: List[str] = data.get("strings", [])
         self.dataset_version: str = data.get("datasetVersion", "")
         self._repo_labels: Mapping[str, List[str]] = data.get("repoLabels", {})
-        self._variant_table: List[list] = data.get("variants", [])
         self._variants: Optional[Dict[str, List[VariantInfo]]] = None
+        self._by_variant: Optional[Mapping[str, List[int]]] = None
         self._inline: Optional[List[Mapping[str, Any]]] = data.get("inline")
         self._records: Dict[int, Mapping[str, Any]] = {}
+        self._meta: Dict[int, RowMeta] = {}
         self._reader = reader
         keys = data.get("keys", {})
         self.exact: Mapping[str, List[int]] = keys.get("exact", {})
         self.prefix: Mapping[str, List[int]] = keys.get("prefix", {})
         self.suffix: Mapping[str, List[int]] = keys.get("suffix", {})
-        self.by_variant: Mapping[str, List[int]] = data.get("byVariant", {})
         self.scan: List[int] = data.get("scan", [])
         excluded = set(exclude_ids)
-        self._excluded = frozenset(i for i in range(len(self._raw)) if self.row(i)[ID] in excluded) if excluded else frozenset()
+        self._excluded = frozenset(i for i, rid in enumerate(self._ids()) if rid in excluded) if excluded else frozenset()
 
     def __len__(self) -> int:
         return len(self._raw)
 
+    def _ids(self) -> List[str]:
+        ids = self._data.get("ids")
+        if isinstance(ids, str):
+            return ids.split(",") if ids else []
+        return [str(json.loads(raw)[0]) if isinstance(raw, str) else str(raw[0]) for raw in self._raw]
+
     def row(self, i: int) -> list:
-        """Row ``i`` (parsed from its JSON string on first use, then cached)."""
+        """Row ``i``: [fileIndex, byteOffset, byteLength, literals] (decoded on first use)."""
         row = self._rows[i]
         if row is None:
             raw = self._raw[i]
             row = json.loads(raw) if isinstance(raw, str) else list(raw)
-            strings = self._strings
-            for pos in INTERNED:
-                ref = row[pos]
-                row[pos] = strings[ref] if isinstance(ref, int) and ref >= 0 else None
+            if self._old_layout:
+                row = [row[4], row[5], row[6], row[8]]
             self._rows[i] = row
         return row
 
@@ -684,44 +650,53 @@ class LoadedIndex:
         return out
 
     def variant_rows(self, name: str) -> List[int]:
-        rows = self.by_variant.get(name, [])
+        if self._by_variant is None:
+            self._by_variant = _json(self._data.get("byVariant", {}))
+        rows = self._by_variant.get(name, [])
         return [i for i in rows if i not in self._excluded] if self._excluded else list(rows)
 
     def variants(self, name: str) -> List[VariantInfo]:
-        """Templates of every variant called ``name`` (built on first use)."""
+        """Templates of every variant called ``name`` (decoded on first use)."""
         if self._variants is None:
             table: Dict[str, List[VariantInfo]] = {}
-            for repo, enum, vname, shape, fields, display, transparent in self._variant_table:
+            for repo, enum, vname, shape, fields, display, transparent in _json(self._data.get("variants", [])):
                 info = VariantInfo(repo, enum, vname, shape, tuple((f, bool(d)) for f, d in fields), display, bool(transparent))
                 table.setdefault(vname, []).append(info)
             self._variants = table
         return self._variants.get(name, [])
 
-    def versions(self, i: int) -> Tuple[str, ...]:
-        vset = self.row(i)[VERSIONS]
-        return tuple(self.version_sets[vset]) if isinstance(vset, int) and 0 <= vset < len(self.version_sets) else ()
-
-    def pulled_in_by(self, i: int) -> Tuple[str, ...]:
-        """``owner/repo@label`` of the releases that depend on row ``i``'s crate version."""
-        row = self.row(i)
-        pset = row[PULLED_IN_BY] if len(row) > PULLED_IN_BY else None
-        return tuple(self._pulled_sets[pset]) if isinstance(pset, int) and 0 <= pset < len(self._pulled_sets) else ()
-
-    def literal_chars(self, i: int) -> int:
-        """How much literal text the row's pattern requires (all runs, untruncated)."""
-        row = self.row(i)
-        return row[LITERAL_CHARS] if len(row) > LITERAL_CHARS else sum(len(lit) for lit in row[LITERALS])
-
     def labels(self, repo: str) -> List[str]:
         """Every release label this index knows for ``repo``."""
         return list(self._repo_labels.get(repo, ()))
 
+    def meta(self, i: int) -> RowMeta:
+        """What ranking needs about row ``i``'s record (from the record, cached)."""
+        found = self._meta.get(i)
+        if found is None:
+            rec = self.record(i)
+            variant = rec.get("variant")
+            found = RowMeta(
+                id=str(rec.get("id", "")),
+                repo=str(rec.get("repo", "")),
+                error_type=str(rec.get("errorType") or "exception"),
+                site_kind=rec.get("siteKind"),
+                background_tag=rec.get("backgroundTag"),
+                error_code=rec.get("errorCode"),
+                error_class=rec.get("errorClass"),
+                variant=str(variant["name"]) if isinstance(variant, Mapping) and variant.get("name") else None,
+                versions=tuple(str(v) for v in rec.get("versions") or ()),
+                pulled_in_by=tuple(str(p) for p in rec.get("pulledInBy") or ()),
+                pattern=str(rec.get("messagePattern") or ""),
+            )
+            self._meta[i] = found
+        return found
+
     def pattern(self, i: int) -> str:
-        """Row ``i``'s messagePattern (from the row, else from its record line)."""
-        pattern = self.row(i)[PATTERN]
-        if pattern is None:
-            pattern = str(self.record(i).get("messagePattern") or "")
-        return pattern
+        return self.meta(i).pattern
+
+    def literal_chars(self, i: int) -> int:
+        """How much literal text the row's pattern requires (all runs, untruncated)."""
+        return sum(len(lit) for lit in literal_runs(self.pattern(i)).runs)
 
     def record(self, i: int) -> Mapping[str, Any]:
         """The full camelCase record of row ``i`` (one byte-range read for shipped data, cached)."""
