@@ -215,23 +215,25 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
                 continue
             seen_texts.add(key)
             tokens = index.text_tokens(cand.text)
+            matched = False
             for n, ix in enumerate(ds.indexes):
-                matched_rows = set()
                 for i in ix.prefiltered(cand.text, tokens):
                     m = _search(ix, i, cand.text)
                     if m is None:
                         continue
-                    matched_rows.add(i)
+                    matched = True
                     kind, coverage = _coverage(cand.text, m.start(), m.end(), ix.meta(i).site_kind)
                     hit = _hit(ix, i, cand, item, kind, coverage, m)
                     groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
                     found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, groups, kind))
-                if cand.variant:
-                    # Same variant, pattern not matched: with a known template the message was
-                    # rebuilt and simply is another site's (weak); without one the name is all there is.
-                    kind = "variant-mismatch" if templates(cand.variant) else "variant"
+            if cand.variant and not matched:
+                # No pattern took the (rebuilt) message: records of the same variant are what is
+                # left; weak when a template was known (the message is another site's), else the
+                # variant name is all there is.
+                kind = "variant-mismatch" if templates(cand.variant) else "variant"
+                for n, ix in enumerate(ds.indexes):
                     for i in ix.variant_rows(cand.variant):
-                        if i not in matched_rows and ix.meta(i).repo not in excluded:
+                        if ix.meta(i).repo not in excluded:
                             hit = _hit(ix, i, cand, item, kind, 0.0)
                             found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, (), "variant"))
     return found
