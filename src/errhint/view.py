@@ -127,8 +127,13 @@ class RecordView:
 
     @classmethod
     def from_dict(cls, record: Mapping[str, Any]) -> "RecordView":
-        view = cls({}, lambda: record)
-        object.__setattr__(view, "_full", record)
+        """A view of a record already in memory (nothing to load, so no lock either)."""
+        view = cls.__new__(cls)
+        setter = object.__setattr__
+        setter(view, "_known", {})
+        setter(view, "_load", None)
+        setter(view, "_full", record)
+        setter(view, "_lock", None)
         return view
 
     def _data(self) -> Mapping[str, Any]:
