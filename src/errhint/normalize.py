@@ -246,7 +246,7 @@ def parse_debug(text: str) -> Optional[Value]:
     if not _DEBUG_START.match(stripped):
         return None
     if stripped.startswith("WithBacktrace"):
-        fields = rustdebug.parse_struct_head(stripped, "WithBacktrace")
+        fields = rustdebug.parse_struct_head(stripped, "WithBacktrace", stop_at=("backtrace",))
         if fields and "inner" in fields:
             return Value("variant", stripped, name="WithBacktrace", shape="struct", fields=tuple(fields.items()))
     return rustdebug.parse(stripped)
