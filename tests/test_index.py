@@ -103,8 +103,7 @@ def test_build_index_format_and_determinism() -> None:
     assert a["format"] == 1 and a["datasetVersion"] == "dv" and "inline" not in a
     assert all(isinstance(r, str) for r in a["records"])  # rows are decoded only when selected
     row = LoadedIndex(a).row(0)
-    assert row[index.FILE:index.LITERALS] == [0, 0, 10] and len(row) == 4  # where, and the literals
-    assert a["ids"].split(",") == [r["id"] for r in recs]
+    assert row[:index.LITERALS] == [recs[0]["id"], 0, 0, 10] and len(row) == 5  # who, where, literals
     assert a["repoLabels"]["huggingface/candle"] == sorted(["0.4.2", "0.6.0", "0.8.0", "0.9.1", "0.11.0"])
     key = index.choose_keys([literal_runs(r["messagePattern"]) for r in recs])[0]
     kind, bucket = index.key_bucket(key)
@@ -144,10 +143,13 @@ def test_rows_of_the_previous_layout_still_load() -> None:
     old = {"format": 1, "records": old_rows, "strings": ["x"], "inline": recs, "keys": {}, "scan": [0, 1],
            "variants": [], "byVariant": {}}
     ix = LoadedIndex(old, exclude_ids={recs[1]["id"]})
-    assert ix.row(0) == [-1, 0, 0, required_literals(recs[0]["messagePattern"])[:3]]
+    assert ix.row(0) == [recs[0]["id"], -1, 0, 0, required_literals(recs[0]["messagePattern"])[:3]]
     assert ix.meta(0).id == recs[0]["id"] and ix.variant_rows("x") == []
     text = "unsupported dtype I64 for op matmul"
     assert ix.prefiltered(text, text_tokens(text)) == [0]
+    short = {"format": 1, "records": [json.dumps([-1, i, 0, ["x"]]) for i in range(2)], "inline": recs,
+             "ids": ",".join(r["id"] for r in recs), "keys": {}, "scan": [0, 1]}
+    assert LoadedIndex(short).row(1) == [recs[1]["id"], -1, 1, 0, ["x"]]
 
 
 def test_build_index_inline_and_location_checks() -> None:

@@ -13,8 +13,7 @@ On-disk format 1 (JSON; see docs/design.md)::
      "repoLabels": {repo: [label, ...]},       # every release label per repository
      "keys": {"exact": {word: [row, ...]}, "prefix": {abc: [row, ...]}, "suffix": {abc: [row, ...]}},
      "scan": [row, ...],                        # rows without a key
-     "records": ["[fileIndex, byteOffset, byteLength, [literal, ...]]", ...],
-     "ids": "id0,id1,...",                      # parsed only to replace shipped records
+     "records": ["[id, fileIndex, byteOffset, byteLength, [literal, ...]]", ...],
      "variants": "<JSON [[repo, enum, name, shape, [[field, debug], ...], display, transparent]]>",
      "byVariant": "<JSON {variantName: [row, ...]}>",
      "inline": [record, ...]}                   # only when built without locations
@@ -40,7 +39,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Opt
 FORMAT = 1
 
 # Row positions (rows are lists for compactness).
-FILE, OFFSET, LENGTH, LITERALS = 0, 1, 2, 3
+ID, FILE, OFFSET, LENGTH, LITERALS = 0, 1, 2, 3, 4
 
 MAX_LITERALS = 3
 MAX_LITERAL_LEN = 40
@@ -422,7 +421,7 @@ def build_index(
         else:
             file_index, offset, length = (int(x) for x in locations[i])
         literals = sorted(set(run_lists[i].runs), key=lambda lit: (-len(lit), lit))
-        row = [file_index, offset, length, [lit[:MAX_LITERAL_LEN] for lit in literals[:MAX_LITERALS]]]
+        row = [str(rec.get("id", "")), file_index, offset, length, [lit[:MAX_LITERAL_LEN] for lit in literals[:MAX_LITERALS]]]
         rows.append(json.dumps(row, separators=(",", ":"), ensure_ascii=False))
     for extra in variants:
         if isinstance(extra.get("variant"), Mapping) and extra["variant"].get("name"):
@@ -436,7 +435,6 @@ def build_index(
         "keys": key_maps,
         "scan": scan,
         "records": rows,
-        "ids": ",".join(str(r.get("id", "")) for r in records),
         "variants": json.dumps(variant_table, **compact),
         "byVariant": json.dumps(by_variant, **compact),
     }
@@ -579,8 +577,9 @@ class LoadedIndex:
         self._data = data
         self._raw: List[Any] = data["records"]
         self._rows: List[Optional[list]] = [None] * len(self._raw)
-        # Rows written before the minimal layout ([id, repo, ..., fileIndex, ...]; "strings"
-        # table) keep file, offset, length and literals at 4, 5, 6, 8.
+        # Rows of earlier builds still load (until the shipped data is rebuilt): the long layout
+        # ([id, repo, ..., fileIndex, ...] with a "strings" table) keeps id, file, offset,
+        # length and literals at 0, 4, 5, 6, 8.
         self._old_layout = "strings" in data
         self.files: List[str] = list(data.get("files", ()))
         self.dataset_version: str = data.get("datasetVersion", "")
@@ -598,25 +597,21 @@ class LoadedIndex:
         self.suffix: Mapping[str, List[int]] = keys.get("suffix", {})
         self.scan: List[int] = data.get("scan", [])
         excluded = set(exclude_ids)
-        self._excluded = frozenset(i for i, rid in enumerate(self._ids()) if rid in excluded) if excluded else frozenset()
+        self._excluded = frozenset(i for i in range(len(self._raw)) if self.row(i)[ID] in excluded) if excluded else frozenset()
 
     def __len__(self) -> int:
         return len(self._raw)
 
-    def _ids(self) -> List[str]:
-        ids = self._data.get("ids")
-        if isinstance(ids, str):
-            return ids.split(",") if ids else []
-        return [str(json.loads(raw)[0]) if isinstance(raw, str) else str(raw[0]) for raw in self._raw]
-
     def row(self, i: int) -> list:
-        """Row ``i``: [fileIndex, byteOffset, byteLength, literals] (decoded on first use)."""
+        """Row ``i``: [id, fileIndex, byteOffset, byteLength, literals] (decoded on first use)."""
         row = self._rows[i]
         if row is None:
             raw = self._raw[i]
             row = json.loads(raw) if isinstance(raw, str) else list(raw)
             if self._old_layout:
-                row = [row[4], row[5], row[6], row[8]]
+                row = [row[0], row[4], row[5], row[6], row[8]]
+            elif len(row) == 4:  # briefly written without the id (ids kept in an "ids" string)
+                row = [self._data.get("ids", "").split(",")[i]] + row
             self._rows[i] = row
         return row
 
