@@ -33,10 +33,14 @@ def test_thiserror_variants_with_shape_and_fields(result):
     assert set(defs) == {"UnsupportedDType", "ShapeMismatch", "NotCompiled", "Msg"}
     v = defs["ShapeMismatch"].variant
     assert v["shape"] == "struct"
-    assert v["fields"] == [{"name": "lhs", "debug": True}, {"name": "rhs", "debug": True}, {"name": "op", "debug": False}]
+    assert v["fields"] == [
+        {"name": "lhs", "debug": True, "type": "Shape"},
+        {"name": "rhs", "debug": True, "type": "Shape"},
+        {"name": "op", "debug": False, "type": "&'static str"},
+    ]
     assert v["display"] == "shape mismatch in {op}, lhs: {lhs:?}, rhs: {rhs:?}"
     t = defs["UnsupportedDType"]
-    assert t.variant["fields"] == [{"name": "0", "debug": True}, {"name": "1", "debug": False}]
+    assert t.variant["fields"] == [{"name": "0", "debug": True, "type": "DType"}, {"name": "1", "debug": False, "type": "&'static str"}]
     assert t.template.groups() == ["f0", "f1"]
     assert all(s.crate == "widgets" for s in defs.values())
 
@@ -95,3 +99,27 @@ def test_every_template_matches_its_own_example(result):
             continue
         compiled = regex.compile(to_regex(s.template, s.tail), regex.DOTALL)
         assert compiled.search(synthesize(s.template, s.tail)) or compiled.search(synthesize(s.template, s.tail, variant=1)), s.template.text
+
+
+WRAPPERS = """
+#[derive(thiserror::Error, Debug)]
+pub enum LoadError {
+    #[error("safetensors failure {0:?}")]
+    SafeTensor(#[from] safetensors::SafeTensorError),
+    #[error("table {0:?} has {1} rows")]
+    Table(HashMap<String, Vec<usize>>, usize),
+    #[error("boxed: {source}")]
+    Boxed { pub(crate) source: Box<dyn std::error::Error + Send + Sync> },
+}
+"""
+
+
+def test_variant_fields_carry_their_rust_type():
+    """The engine resolves a nested Debug value (``SafeTensor(InvalidHeader)``) through the
+    wrapped field's type; generic types with commas stay one field."""
+    files = SnapshotFiles(rust={"w/src/lib.rs": ("sha-wrappers", WRAPPERS)}, cargo={"w/Cargo.toml": '[package]\nname = "w"\n'})
+    res = scan_files(Source("example/w", "v1", "0" * 40), files, FactsCache())
+    defs = {s.variant["name"]: s.variant for s in res.sites if s.kind == "error_variant"}
+    assert defs["SafeTensor"]["fields"] == [{"name": "0", "debug": True, "type": "safetensors::SafeTensorError"}]
+    assert [f["type"] for f in defs["Table"]["fields"]] == ["HashMap<String, Vec<usize>>", "usize"]
+    assert defs["Boxed"]["fields"][0]["type"] == "Box<dyn std::error::Error + Send + Sync>"

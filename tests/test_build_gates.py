@@ -58,3 +58,36 @@ def test_inputs_are_64k_and_deterministic():
     p = pattern_inputs("bad widget 3 here")
     assert all(len(v) >= 64 * 1024 for v in p.values())
     assert "\x01" in p["near-miss-log"]
+
+
+# ---------------------------------------------------------------- over-generic patterns
+
+
+def _probe(rid: str, text: str):
+    from errhint.build.gates import Probe
+
+    tpl = name_placeholders(parse_format(text))
+    pieces = [p for p in tpl.pieces if isinstance(p, str)]
+    return Probe(rid, to_regex(tpl), tpl.literal_chars(), max(pieces, key=len), (synthesize(tpl), synthesize(tpl, variant=1)))
+
+
+def test_catch_all_pattern_is_reported_with_the_records_it_shadows():
+    from errhint.build.gates import over_generic
+
+    probes = [
+        _probe("generic", "{k} is not divisible by {qk}"),
+        _probe("q4", "vec_dot_q4_1_q8_1: {n} is not divisible by {qk}"),
+        _probe("q5", "vec_dot_q5_0_q8_0: {n} is not divisible by {qk}"),
+        _probe("conv", "in_channels {c} is not divisible by the number of groups {g}"),
+        _probe("other", "widget size must be non-zero"),
+    ]
+    assert over_generic(probes) == {"generic": ["conv", "q4", "q5"]}
+    assert over_generic(probes, threshold=4) == {}
+
+
+def test_records_with_less_literal_text_do_not_count():
+    from errhint.build.gates import over_generic
+
+    probes = [_probe("a", "widget {x} is not divisible by {y}"), _probe("b", "{x} is not divisible by {y}"),
+              _probe("c", "{x} is not divisible by {y} here"), _probe("d", "{x}, {y} is not divisible by {z}")]
+    assert "a" not in over_generic(probes, threshold=1)

@@ -24,3 +24,9 @@ def test_previous_ranks_are_kept_and_gaps_refilled():
     out = hot_sites(recs, LABELS, previous=["c", "gone", "a"], count=3)
     assert [h["id"] for h in out] == ["c", "a", "b"]
     assert [h["rank"] for h in out] == [1, 2, 3]
+
+
+def test_rows_carry_pattern_line_and_commit_for_curators():
+    rec = dict(_rec("a", "candle-core/src/tensor.rs"), messagePattern="m(?P<x>[^\\n]+)", lineNumber=42, analyzedSha="c" * 40)
+    row = hot_sites([rec], LABELS, count=1)[0]
+    assert (row["messagePattern"], row["lineNumber"], row["analyzedSha"]) == ("m(?P<x>[^\\n]+)", 42, "c" * 40)

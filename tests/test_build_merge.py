@@ -97,3 +97,72 @@ def test_record_has_every_seed_field(catalogue):
     assert rec["githubUrl"] == "https://github.com/example/widgets/blob/" + "a" * 40 + "/src/lib.rs#L7-L7"
     assert rec["analyzedAt"] == "2024-01-01T00:00:00Z"
     assert "{dt}" in " ".join(rec["solutions"]) or "{dt}" in rec["documentation"] + rec["triggerScenarios"]
+
+
+# ---------------------------------------------------------------- kind across releases
+
+
+def _bind(label, commit, sites, binding=False, repo="example/widgets", pulled=None):
+    src = Source(repo, label, commit, binding_release=binding, pulled_in_by=pulled)
+    return SnapshotResult(src, "2024-01-01T00:00:00Z", sites, 1, 0, 10)
+
+
+def test_kind_comes_from_the_binding_release_location_from_the_newest():
+    old = _bind("v1", "a" * 40, [_site("nb {n} is not divisible by 2", "src/k.rs", 10, kind="bail")], binding=True)
+    new = _bind("v2", "b" * 40, [_site("nb {n} is not divisible by 2", "src/k.rs", 30, kind="assert", debug=True)])
+    d = merge([old, new])[0]
+    assert (d.site.kind, d.site.debug, d.site.line, d.commit) == ("bail", False, 30, "b" * 40)
+    assert d.kinds_by_version == {"v1": "bail", "v2": "debug_assert"} and d.kind_label == "v1"
+    rec = build_record(d, "quantization", Catalogue.load(ROOT / "curation" / "families.json").families["quantization"], {"example/widgets": "v2"}, {"example/widgets": ["v1", "v2"]})
+    assert (rec["siteKind"], rec["errorType"], rec["lineNumber"]) == ("bail", "exception", 30)
+    assert rec["siteKindByVersion"] == {"v1": "bail", "v2": "debug_assert"}
+
+
+def test_without_binding_release_a_release_build_kind_beats_debug_assert():
+    v1 = _bind("v1", "a" * 40, [_site("widget {n} overflowed", "src/k.rs", 1, kind="panic")])
+    v2 = _bind("v2", "b" * 40, [_site("widget {n} overflowed", "src/k.rs", 2, kind="assert", debug=True)])
+    d = merge([v1, v2])[0]
+    assert d.site.kind == "panic" and d.kind_label == "v1"
+    only_debug = merge([_bind("v1", "a" * 40, [_site("widget {n} drifted", "src/k.rs", 1, kind="assert", debug=True)])])[0]
+    assert only_debug.site.kind == "assert" and only_debug.site.debug and only_debug.kinds_by_version == {}
+
+
+def test_dependency_version_pulled_in_by_the_binding_release_decides():
+    main = _bind("0.4", "a" * 40, [], binding=True, repo="example/main")
+    dep_old = _bind("d1", "c" * 40, [_site("dep widget {x} failed", "src/d.rs", 1, kind="bail")], repo="example/dep", pulled=("example/main@0.4",))
+    dep_new = _bind("d2", "d" * 40, [_site("dep widget {x} failed", "src/d.rs", 1, kind="panic")], repo="example/dep", pulled=("example/main@0.5",))
+    d = merge([main, dep_old, dep_new])[0]
+    assert d.site.kind == "bail" and d.commit == "d" * 40
+
+
+# ---------------------------------------------------------------- one template, several sites
+
+
+def test_generic_path_beats_a_backend_path_and_the_rest_is_raised_at():
+    sites = [
+        _site("input tensor {l:?} is not contiguous", "core/src/quantized/metal.rs", 5),
+        _site("input tensor {l:?} is not contiguous", "core/src/quantized/mod.rs", 50),
+        _site("input tensor {l:?} is not contiguous", "core/src/cuda_backend/mod.rs", 7),
+    ]
+    d = merge([_result("v1", "a" * 40, sites)])[0]
+    assert d.site.path == "core/src/quantized/mod.rs"
+    assert [p for p, _, _ in d.raised_at] == ["core/src/cuda_backend/mod.rs", "core/src/quantized/metal.rs"]
+
+
+def test_pyerr_conversion_arm_is_the_definition_of_its_message():
+    """wrap-burn's ``From<TensorError> for PyErr`` defines the text; ``Err(TensorError::V)?`` in
+    many modules raise it: the record links the definition and lists the raises."""
+    from errhint.build.scan import FactsCache, scan_files
+    from errhint.build.sources import SnapshotFiles
+
+    error_rs = (
+        "#[derive(Debug)]\npub enum WidgetError { Broken }\n"
+        "impl From<WidgetError> for PyErr {\n    fn from(e: WidgetError) -> Self {\n        match e {\n"
+        "            WidgetError::Broken => PyValueError::new_err(\"the widget is broken\"),\n        }\n    }\n}\n"
+    )
+    user_rs = "pub fn a() -> PyResult<()> { Err(WidgetError::Broken.into()) }\npub fn b() -> PyResult<()> { Err(WidgetError::Broken)? }\n"
+    files = SnapshotFiles(rust={"src/tensor/widget_error.rs": ("s1", error_rs), "src/nn/a_user.rs": ("s2", user_rs)}, cargo={"Cargo.toml": '[package]\nname = "w"\n'})
+    res = scan_files(Source("example/w", "v1", "0" * 40), files, FactsCache())
+    d = [x for x in merge([res]) if x.template.text == "the widget is broken"][0]
+    assert (d.site.path, d.site.kind, d.site.error_class) == ("src/tensor/widget_error.rs", "pyerr", "ValueError")
+    assert {(p, fn) for p, _, fn in d.raised_at} == {("src/nn/a_user.rs", "a"), ("src/nn/a_user.rs", "b")}

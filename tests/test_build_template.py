@@ -110,3 +110,30 @@ def test_every_template_matches_its_own_example(parts):
         return
     compiled = _compile(tpl)
     assert compiled.search(synthesize(tpl)) or compiled.search(synthesize(tpl, variant=1))
+
+
+# ---------------------------------------------------------------- Debug values with spaces
+
+
+@pytest.mark.parametrize(
+    "template, message, expected",
+    [
+        ("{self_shape:?} {:?} incompatible in widget", "[20] [32, 20] incompatible in widget", {"self_shape": "[20]", "arg0": "[32, 20]"}),
+        ("shapes {a:?} {b:?} {c:?} do not line up", "shapes [2, 3] (4, 5) [6] do not line up", {"a": "[2, 3]", "b": "(4, 5)", "c": "[6]"}),
+        ("mismatch on widget dim {s:?} {:?}", "mismatch on widget dim [4, 4] [8, 4]", {"s": "[4, 4]", "arg0": "[8, 4]"}),
+        # a Debug value that is not one bracket group still falls back to the lazy match
+        ("widget {w:?} vs {v:?} failed", "widget Layout { shape: [2] } vs [3, 1] failed", {"w": "Layout { shape: [2] }", "v": "[3, 1]"}),
+    ],
+)
+def test_debug_shapes_are_captured_whole(template, message, expected):
+    tpl = name_placeholders(parse_format(template))
+    m = regex.compile(to_regex(tpl), regex.DOTALL).search(message)
+    assert m is not None and {k: m.group(k) for k in expected} == expected
+
+
+def test_bracketed_debug_groups_pass_the_64k_timing_gate():
+    from errhint.build.gates import Gates
+
+    tpl = name_placeholders(parse_format("{self_shape:?} {:?} {:?} widget shapes differ {x:?} in {op}"))
+    gates = Gates([], ["shape", "widget"])
+    assert gates.check(to_regex(tpl), [synthesize(tpl)], timing=True).ok

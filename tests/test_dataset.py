@@ -13,6 +13,7 @@ import regex
 
 from errhint.build.gates import Gates, load_negatives
 from errhint.build.template import parse_format, synthesize
+from errhint.index import LoadedIndex
 from errhint.schema import Manifest, RecordLine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,9 +70,15 @@ def test_manifest_hashes_and_counts(manifest, lines):
 def test_index_covers_every_record(manifest, records):
     index = json.loads((DATA / "index.json").read_text(encoding="utf-8"))
     assert index["datasetVersion"] == manifest.dataset_version
-    rows = [json.loads(row) if isinstance(row, str) else row for row in index["records"]]
-    assert sorted(row[0] for row in rows) == sorted(r["id"] for r in records)
     assert set(index["files"]) == {n for n in manifest.files if n.startswith("records/")}
+
+    def read(name: str, offset: int, length: int):
+        raw = (DATA / name).read_bytes()[offset : offset + length]
+        return json.loads(raw)["record"]
+
+    # through the engine's own reader: every row resolves to a record line, each record once
+    loaded = LoadedIndex(index, reader=read)
+    assert sorted(loaded.record(i)["id"] for i in range(len(loaded))) == sorted(r["id"] for r in records)
 
 
 def test_size_budget():

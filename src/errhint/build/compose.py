@@ -121,6 +121,31 @@ def _code_list(names: Sequence[str], limit: int = 4) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
+HELPER_VERBS = {
+    "bail": "returns it as an error",
+    "msg": "returns it as an error",
+    "string_error": "returns it as an error",
+    "pyerr": "raises it as a Python exception",
+    "panic": "panics with it",
+    "expect": "panics with it (`.expect`) when the value is missing",
+    "assert": "panics with it when its check fails",
+    "assert_eq": "panics with it when two values differ",
+    "unimplemented": "panics with it as not implemented",
+    "unreachable": "panics with it",
+    "todo": "panics with it as not yet implemented",
+    "tensor_check": "reports it as a failed tensor check",
+}
+
+
+def kind_history(draft: Draft) -> str:
+    """A sentence when the message is raised differently across releases (``bail`` → debug assert)."""
+    if not draft.kinds_by_version:
+        return ""
+    name = REPO_NAMES.get(draft.repo, draft.repo.split("/")[-1])
+    parts = ", ".join(f"{lab} `{kind}`" for lab, kind in draft.kinds_by_version.items())
+    return f"How {name} raises it changed across releases ({parts}); the kind shown is that of {draft.kind_label}."
+
+
 def site_sentence(draft: Draft) -> str:
     """One sentence saying where and how this message is produced."""
     site = draft.site
@@ -150,6 +175,8 @@ def site_sentence(draft: Draft) -> str:
     if kind == "python_raise":
         cls = site.error_class or "Exception"
         return f"The Python code of the binding raises `{cls}` with this message ({_where(draft)})."
+    if site.helper:
+        return f"{crate} passes this message to its helper `{site.helper}` from {_where(draft)}; `{site.helper}` {HELPER_VERBS.get(kind, 'raises it')}."
     verbs = {
         "bail": "returns this error",
         "msg": "returns this error",
@@ -248,7 +275,7 @@ def compose(draft: Draft, family: Dict[str, Any], error_type: str, newest: Dict[
         return fill_facts(fill_roles(text, roles), facts)
 
     fam = {k: for_repo(v, draft.repo) for k, v in family.items()}
-    doc = " ".join(x for x in (site_sentence(draft), first_sentence(render(fam["documentation"])), surfacing_sentence(draft, error_type)) if x)
+    doc = " ".join(x for x in (site_sentence(draft), first_sentence(render(fam["documentation"])), surfacing_sentence(draft, error_type), kind_history(draft)) if x)
     trigger = render(fam["triggerScenarios"])
     if draft.tags and site.kind == "tensor_check":
         trigger += f" Operations that run this check: {_code_list(draft.tags, 6)}."

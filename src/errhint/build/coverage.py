@@ -35,6 +35,9 @@ class Row:
     matched: int = 0
     no_literal: Counter = field(default_factory=Counter)
     missed: Counter = field(default_factory=Counter)
+    helper: int = 0
+    """Sites found at calls of helper functions that raise the message they are passed."""
+    helper_matched: int = 0
 
     @property
     def share(self) -> float:
@@ -55,6 +58,7 @@ def measure(
         ids = set()
         for s in r.sites:
             row.sites += 1
+            row.helper += 1 if s.helper else 0
             why = matchable(s)
             if s.template is None or why == "passthrough":
                 row.no_literal[why or "no literal"] += 1
@@ -75,6 +79,7 @@ def measure(
             examples = [synthesize(s.template, s.tail), synthesize(s.template, s.tail, variant=1)]
             if any(compiled.search(e, timeout=0.05) for e in examples):
                 row.matched += 1
+                row.helper_matched += 1 if s.helper else 0
             else:
                 row.missed["self-test failed"] += 1
         row.records = len(ids)
@@ -94,7 +99,7 @@ NO_LITERAL_TEXT = {
 }
 
 
-def render(rows: Sequence[Row], build_command: str, families: Counter, kinds: Counter) -> str:
+def render(rows: Sequence[Row], build_command: str, families: Counter, kinds: Counter, generic: int = 0) -> str:
     """Markdown of the coverage table (deterministic)."""
     out: List[str] = []
     out.append("# Dataset coverage\n")
@@ -129,6 +134,23 @@ def render(rows: Sequence[Row], build_command: str, families: Counter, kinds: Co
             out.append(f"| {k} | " + " | ".join(str(r.missed.get(k, 0)) for r in rows) + " |")
     else:
         out.append("None.")
+    out.append("\n## Sites at calls of message helpers\n")
+    out.append(
+        "A helper function that panics with, or raises, the string it is passed (burn's "
+        "`check_nonzero(stride, \"stride must be non-zero\")`, candle-pyo3's `handle_duplicates`) "
+        "is a *message sink*; every call in the same crate passing it a literal or `format!` is a site "
+        "of its own, at the call's file and line. These sites are included in the table above.\n"
+    )
+    out.append("| repo | version | helper-call sites | matched |")
+    out.append("|---|---|---|---|")
+    for r in rows:
+        if r.helper:
+            out.append(f"| {r.repo} | {r.label} | {r.helper} | {r.helper_matched} |")
+    out.append(
+        f"\nOver-generic patterns: {generic} shipped records match the synthesised examples of "
+        "3 or more records with more literal text; they are kept (their own sites need them) and "
+        "marked `generic: true` so that ranking puts the specific record first.\n"
+    )
     out.append("\n## Shipped records by family (backgroundTag)\n")
     out.append("| family | records |")
     out.append("|---|---|")

@@ -162,7 +162,7 @@ def debug_form_sites(sites: Sequence[Site]) -> List[Site]:
         s = chosen[key]
         var = dict(s.variant or {})
         var["display"] = None
-        var["fields"] = [{"name": f["name"], "debug": True} for f in var.get("fields") or ()]
+        var["fields"] = [dict(f, debug=True) for f in var.get("fields") or ()]
         out.append(
             replace(
                 s,

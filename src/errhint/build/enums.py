@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 from errhint.build.exprs import enclosing_open, format_args, message_expr, plain_ident
 from errhint.build.items import Structure, attribute_at
-from errhint.build.rustlex import CLOSE, IDENT, NUM, OPEN, PUNCT, STR, Lexed, Token, split_top_level
+from errhint.build.rustlex import CLOSE, IDENT, NUM, OPEN, PUNCT, STR, Lexed, Token, split_top_level, type_text
 from errhint.build.template import Placeholder, Template, display_text, name_placeholders, parse_format, plain, substitute
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,6 +33,8 @@ class VariantDef:
     template: Optional[Template] = None  # thiserror #[error("..")]
     transparent: bool = False
     from_fields: Tuple[str, ...] = ()
+    types: Tuple[str, ...] = ()
+    """The Rust type of each field as written (``safetensors::SafeTensorError``)."""
 
 
 @dataclass
@@ -188,13 +190,13 @@ def _parse_type(lexed: Lexed, st: Structure, i: int) -> Optional[EnumDef]:
     if is_struct:
         if not (thiserror or name.endswith(("Error", "Err"))):
             return None
-        shape, fields = "unit", []
+        shape, fields, types = "unit", [], []
         end = j
         if j < n and toks[j].kind == OPEN:
-            shape, fields = _fields_of(toks, j)
+            shape, fields, types = _fields_of(toks, j)
             end = toks[j].match
         tpl, transparent = _error_attr(toks, attrs, fields)
-        v = VariantDef(name, shape, fields, lexed.line(i), lexed.line(end), tpl, transparent)
+        v = VariantDef(name, shape, fields, lexed.line(i), lexed.line(end), tpl, transparent, types=tuple(types))
         return EnumDef(name, lexed.line(i), True, thiserror, [v], "Debug" in derives)
     if j >= n or toks[j].kind != OPEN or toks[j].text != "{":
         return None
@@ -213,28 +215,28 @@ def _parse_type(lexed: Lexed, st: Structure, i: int) -> Optional[EnumDef]:
         if k >= part.stop or toks[k].kind != IDENT:
             continue
         vname = toks[k].text
-        shape, fields, from_fields = "unit", [], ()
+        shape, fields, from_fields, types = "unit", [], (), []
         end = k
         if k + 1 < part.stop and toks[k + 1].kind == OPEN and toks[k + 1].text in ("(", "{"):
-            shape, fields = _fields_of(toks, k + 1)
+            shape, fields, types = _fields_of(toks, k + 1)
             from_fields = _from_fields(toks, k + 1)
             end = toks[k + 1].match
         tpl, transparent = _error_attr(toks, v_attrs, fields)
         if tpl is not None or transparent:
             has_error_attrs = True
-        variants.append(VariantDef(vname, shape, fields, lexed.line(k), lexed.line(end), tpl, transparent, from_fields))
+        variants.append(VariantDef(vname, shape, fields, lexed.line(k), lexed.line(end), tpl, transparent, from_fields, tuple(types)))
     if not (thiserror or has_error_attrs or name.endswith(("Error", "Err"))):
         return None
     return EnumDef(name, lexed.line(i), False, thiserror or has_error_attrs, variants, "Debug" in derives)
 
 
-def _fields_of(toks: Sequence[Token], open_idx: int) -> Tuple[str, List[str]]:
+def _fields_of(toks: Sequence[Token], open_idx: int) -> Tuple[str, List[str], List[str]]:
+    """(shape, field names, field types) of a ``(..)``/``{..}`` field list."""
     close = toks[open_idx].match
-    parts = split_top_level(toks, open_idx + 1, close)
-    if toks[open_idx].text == "(":
-        return "tuple", [str(k) for k in range(len(parts))]
+    parts = split_top_level(toks, open_idx + 1, close, angles=True)
     names: List[str] = []
-    for p in parts:
+    types: List[str] = []
+    for idx, p in enumerate(parts):
         k = p.start
         while k < p.stop:
             a = attribute_at(toks, k)
@@ -245,14 +247,18 @@ def _fields_of(toks: Sequence[Token], open_idx: int) -> Tuple[str, List[str]]:
             k += 1
             if k < p.stop and toks[k].kind == OPEN and toks[k].text == "(":
                 k = toks[k].match + 1
-        if k + 1 < p.stop and toks[k].kind == IDENT and toks[k + 1].text == ":":
+        if toks[open_idx].text == "(":
+            names.append(str(idx))
+            types.append(type_text(toks, range(k, p.stop)))
+        elif k + 1 < p.stop and toks[k].kind == IDENT and toks[k + 1].text == ":":
             names.append(toks[k].text[2:] if toks[k].text.startswith("r#") else toks[k].text)
-    return "struct", names
+            types.append(type_text(toks, range(k + 2, p.stop)))
+    return ("tuple" if toks[open_idx].text == "(" else "struct"), names, types
 
 
 def _from_fields(toks: Sequence[Token], open_idx: int) -> Tuple[str, ...]:
     out = []
-    for idx, p in enumerate(split_top_level(toks, open_idx + 1, toks[open_idx].match)):
+    for idx, p in enumerate(split_top_level(toks, open_idx + 1, toks[open_idx].match, angles=True)):
         for k in p:
             a = attribute_at(toks, k)
             if a is not None and any(toks[m].text in ("from", "source") for m in a.inner):
@@ -651,7 +657,10 @@ def variant_info(rv: ResolvedVariant) -> Dict[str, object]:
         "enum": rv.enum.name,
         "name": v.name,
         "shape": v.shape,
-        "fields": [{"name": f, "debug": f in debug_fields} for f in v.fields],
+        "fields": [
+            {"name": f, "debug": f in debug_fields, "type": v.types[k] if k < len(v.types) else None}
+            for k, f in enumerate(v.fields)
+        ],
         "display": display_text(tpl) if tpl is not None else None,
         "transparent": v.transparent,
     }

@@ -29,7 +29,7 @@ def strip_refs(toks: Sequence[Token], span: range) -> range:
     return range(start, span.stop)
 
 
-def _chain_only(toks: Sequence[Token], start: int, stop: int) -> bool:
+def chain_only(toks: Sequence[Token], start: int, stop: int) -> bool:
     """True if toks[start:stop] is only ``.method()`` calls from _CHAIN_METHODS (or ``?``)."""
     i = start
     while i < stop:
@@ -132,7 +132,7 @@ def message_expr(toks: Sequence[Token], span: range, st: Optional[Structure] = N
     if t.kind == IDENT and t.text == "move":
         return message_expr(toks, range(a + 1, span.stop), st, site_index, depth)
     if t.kind == STR:
-        if _chain_only(toks, a + 1, span.stop):
+        if chain_only(toks, a + 1, span.stop):
             return plain(t.value or ""), None
         return None, "expression"
     if t.kind == PUNCT and t.text == "$":
@@ -141,9 +141,9 @@ def message_expr(toks: Sequence[Token], span: range, st: Optional[Structure] = N
     if mc is not None:
         name, open_idx = mc
         close = toks[open_idx].match
-        if name in _FORMAT_MACROS and _chain_only(toks, close + 1, span.stop):
+        if name in _FORMAT_MACROS and chain_only(toks, close + 1, span.stop):
             return format_args(toks, split_top_level(toks, open_idx + 1, close))
-        if name == "concat" and _chain_only(toks, close + 1, span.stop):
+        if name == "concat" and chain_only(toks, close + 1, span.stop):
             text = _concat(toks, open_idx)
             return (plain(text), None) if text is not None else (None, "expression")
         return None, "expression"
@@ -151,11 +151,11 @@ def message_expr(toks: Sequence[Token], span: range, st: Optional[Structure] = N
     if t.kind == IDENT and a + 3 < span.stop and toks[a + 1].text == "::" and toks[a + 2].kind == IDENT and toks[a + 2].text in ("from", "to_string", "to_owned", "new") and toks[a + 3].kind == OPEN and toks[a + 3].text == "(":
         if t.text in ("String", "str", "Cow", "Box", "ToString", "Into"):
             close = toks[a + 3].match
-            if _chain_only(toks, close + 1, span.stop):
+            if chain_only(toks, close + 1, span.stop):
                 return message_expr(toks, range(a + 4, close), st, site_index, depth)
     if t.kind == IDENT and st is not None and depth == 0:
         # a variable: resolve `let name = <message>;` earlier in the same function
-        if _chain_only(toks, a + 1, span.stop):
+        if chain_only(toks, a + 1, span.stop):
             found = let_value(toks, t.text, site_index, st)
             if found is not None:
                 tpl, reason = message_expr(toks, found, st, site_index, depth + 1)

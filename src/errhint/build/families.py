@@ -1,7 +1,7 @@
 """Family catalogue (``curation/families.json``): assigning a ``backgroundTag`` to each draft.
 
 Rules are data, not code: each family lists rules whose conditions (variant name, message
-keywords, crate, site kind, repository) must all hold.  Rules are tried by rank (variant names
+keywords, crate, file path, enclosing function, site kind, repository) must all hold.  Rules are tried by rank (variant names
 first, then message keywords, then crates, then site kinds; a rule may set its rank), and in
 catalogue order within a rank, so that a message about dtypes in a Metal kernel is classed as a
 dtype problem before the Metal fallback sees it.
@@ -40,6 +40,8 @@ class Rule:
     kind: Optional[Tuple[str, ...]]
     repo: Optional[str]
     path: Optional[Pattern[str]] = None
+    fn: Optional[Pattern[str]] = None
+    """Searched in the enclosing function names of the newest release's sites (``max_pool2d``)."""
 
     def holds(self, draft: Draft) -> bool:
         site = draft.site
@@ -52,6 +54,8 @@ class Rule:
         if self.message is not None and not self.message.search(rule_text(draft)):
             return False
         if self.path is not None and not self.path.search(site.path):
+            return False
+        if self.fn is not None and not any(self.fn.search(f) for f in (draft.fns or ([site.fn] if site.fn else []))):
             return False
         if self.crate is not None and not self.crate.fullmatch(site.crate or ""):
             return False
@@ -72,7 +76,7 @@ class Catalogue:
             for r in fam.get("rules", []):
                 rank = r.get("rank")
                 if rank is None:
-                    rank = 1 if "variant" in r else 2 if "message" in r else 2.5 if "path" in r else 3 if "crate" in r else 4
+                    rank = 1 if "variant" in r else 2 if "message" in r else 2.5 if ("path" in r or "fn" in r) else 3 if "crate" in r else 4
                 rules.append(
                     Rule(
                         rank=float(rank),
@@ -84,6 +88,7 @@ class Catalogue:
                         kind=tuple(r["kind"]) if "kind" in r else None,
                         repo=r.get("repo"),
                         path=re.compile(r["path"]) if "path" in r else None,
+                        fn=re.compile(r["fn"]) if "fn" in r else None,
                     )
                 )
         self.rules = sorted(rules, key=lambda r: (r.rank, r.order))

@@ -3,6 +3,8 @@
 1. It compiles with ``regex`` (DOTALL).
 2. It matches (``search``) the example message synthesised from its own template.
 3. It matches none of the unrelated error messages in ``curation/negatives.txt``.
+   (Separately, :func:`over_generic` finds patterns that match the examples of several
+   more-specific records; the build marks them ``generic`` instead of dropping them.)
 4. Every search of a 64 KB adversarial input finishes within 1 ms (regex's ``timeout``; a
    timed-out attempt is retried, because a busy machine can stall any single call).
 
@@ -17,6 +19,7 @@ floods, and random text built from the dataset's own words.
 
 from __future__ import annotations
 
+import bisect
 import random
 import time
 from dataclasses import dataclass
@@ -137,3 +140,64 @@ class Gates:
             if search_time(compiled, text) is None:
                 return name
         return None
+
+
+# --------------------------------------------------------------------------- over-generic patterns
+
+GENERIC_MIN_VICTIMS = 3
+"""A pattern matching the examples of this many more-specific records is marked ``generic``."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What the over-generic check needs of one record."""
+
+    id: str
+    pattern: str
+    literal_chars: int
+    anchor: str
+    """A literal every match must contain (the longest literal piece of the template)."""
+    examples: Tuple[str, ...]
+
+
+def over_generic(probes: Sequence[Probe], threshold: int = GENERIC_MIN_VICTIMS) -> Dict[str, List[str]]:
+    """id → ids of the more-specific records (more literal text) whose synthesised examples the
+    record's pattern matches, for records reaching ``threshold`` such records.
+
+    ``{k} is not divisible by {qk}`` matches the conv-groups message, every ``vec_dot_*``
+    message and the GGUF element-count one: when such a message is raised, the specific record
+    must win, and ranking needs to know the pattern is a catch-all.  The examples are searched
+    for each record's anchor literal first (one pass over all examples), so only a handful of
+    regex searches run per record.
+    """
+    sep = "\n\x00\n"
+    owners: List[int] = []
+    starts: List[int] = []
+    parts: List[str] = []
+    pos = 0
+    for k, p in enumerate(probes):
+        for ex in p.examples:
+            starts.append(pos)
+            owners.append(k)
+            parts.append(ex)
+            pos += len(ex) + len(sep)
+    blob = sep.join(parts)
+    out: Dict[str, List[str]] = {}
+    for k, p in enumerate(probes):
+        if not p.anchor:
+            continue
+        hits = set()
+        at = blob.find(p.anchor)
+        while at >= 0:
+            idx = bisect.bisect_right(starts, at) - 1
+            other = owners[idx]
+            if other != k and probes[other].literal_chars > p.literal_chars:
+                hits.add(idx)
+            at = blob.find(p.anchor, at + 1)
+        if len({owners[i] for i in hits}) < threshold:
+            continue
+        compiled = regex.compile(p.pattern, regex.DOTALL)
+        victims = sorted({probes[owners[i]].id for i in hits if compiled.search(parts[i], timeout=0.05)})
+        if len(victims) >= threshold:
+            out[p.id] = victims
+    return out

@@ -11,7 +11,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Set, Tuple
 
-from errhint.build.rustlex import CLOSE, IDENT, OPEN, PUNCT, STR, Token
+from errhint.build.rustlex import CLOSE, IDENT, OPEN, PUNCT, STR, Token, split_top_level, type_text
 
 TEST_ATTRS = {"test", "rstest", "test_case", "wasm_bindgen_test", "quickcheck", "proptest"}
 ITEM_KEYWORDS = {"fn", "mod", "impl", "struct", "enum", "trait", "use", "const", "static", "type", "union", "macro_rules", "extern", "let"}
@@ -32,6 +32,10 @@ class FnRange:
     start: int  # index of 'fn'
     body_start: int
     body_end: int
+    params: Tuple[Tuple[str, str], ...] = ()
+    """(name, type text) of the parameters, ``self`` excluded (a pattern parameter is named '')."""
+    method: bool = False
+    """True when the first parameter is ``self`` (called as ``x.name(..)``)."""
 
 
 @dataclass
@@ -173,7 +177,8 @@ def analyze(toks: Sequence[Token]) -> Structure:
         if t.kind == IDENT and t.text == "fn" and i + 1 < n and toks[i + 1].kind == IDENT:
             body = _body_after(toks, i + 2)
             if body is not None:
-                st.fns.append(FnRange(toks[i + 1].text, i, body, toks[body].match))
+                params, method = fn_params(toks, i + 2, body)
+                st.fns.append(FnRange(toks[i + 1].text, i, body, toks[body].match, params, method))
         elif t.kind == IDENT and t.text == "impl" and (i == 0 or toks[i - 1].text not in ("&", "->", "(", ",", "<", ":", "=")):
             imp = _impl_header(toks, i)
             if imp is not None:
@@ -208,6 +213,35 @@ def _declared_mod(toks: Sequence[Token], start: int, end: int) -> Optional[str]:
             continue
         return None
     return None
+
+
+def fn_params(toks: Sequence[Token], start: int, body: int) -> Tuple[Tuple[Tuple[str, str], ...], bool]:
+    """Parameters of a fn signature (tokens from after its name to its body): (name, type) pairs
+    without ``self``, and whether there is a ``self`` receiver."""
+    i = start
+    while i < body and not (toks[i].kind == OPEN and toks[i].text == "("):
+        i += 1
+    if i >= body or toks[i].match < 0:
+        return (), False
+    out: List[Tuple[str, str]] = []
+    method = False
+    for n, part in enumerate(split_top_level(toks, i + 1, toks[i].match, angles=True)):
+        k = part.start
+        while k < part.stop:
+            attr = attribute_at(toks, k)
+            if attr is None:
+                break
+            k = attr.end + 1
+        colon = next((c for c in range(k, part.stop) if toks[c].kind == PUNCT and toks[c].text == ":"), None)
+        names = [toks[c].text for c in range(k, colon if colon is not None else part.stop) if toks[c].kind == IDENT and toks[c].text not in ("mut", "ref")]
+        if n == 0 and names == ["self"]:
+            method = True
+            continue
+        if colon is None:
+            continue
+        name = names[0] if len(names) == 1 and colon - k <= 2 else ""
+        out.append((name, type_text(toks, range(colon + 1, part.stop))))
+    return tuple(out), method
 
 
 def _body_after(toks: Sequence[Token], i: int) -> Optional[int]:

@@ -21,7 +21,7 @@ from errhint.build import coverage as coverage_mod
 from errhint.build import deps as deps_mod
 from errhint.build.emit import dataset_version, write_dataset
 from errhint.build.families import Catalogue
-from errhint.build.gates import Gates, load_negatives
+from errhint.build.gates import Gates, Probe, load_negatives, over_generic
 from errhint.build.hot import hot_sites
 from errhint.build.merge import Draft, merge
 from errhint.build.records import apply_curated, build_record, example, message_text
@@ -43,6 +43,7 @@ class BuildReport:
     out: Path
     size_bytes: int
     families: Counter = field(default_factory=Counter)
+    generic: int = 0
 
 
 def load_seed_lines(path: Path) -> List[str]:
@@ -77,6 +78,12 @@ def _gate_category(reason: str) -> str:
     if reason.startswith("does not match"):
         return "gate: pattern misses its own example"
     return "gate: " + reason
+
+
+def _probe(d: Draft, rec: Dict[str, Any]) -> Probe:
+    pieces = [p for p in d.template.pieces if isinstance(p, str)]
+    literal = d.template.literal_chars() + (d.site.tail.literal_chars() if d.site.tail is not None else 0)
+    return Probe(rec["id"], rec["messagePattern"], literal, max(pieces, key=len) if pieces else "", tuple(example(d)))
 
 
 def _vocabulary(drafts: Sequence[Draft]) -> List[str]:
@@ -133,6 +140,7 @@ def build(
     dropped: Dict[str, str] = {}
     dropped_count: Counter = Counter()
     shared = deps_mod.shared_templates(drafts, dep_list)
+    probes: List[Probe] = []
     for d in drafts:
         seed = seed_by_message.get((d.repo, message_text(d)))
         if seed is not None:
@@ -161,6 +169,11 @@ def build(
             if slow is not None:
                 raise BuildError(f"pattern of {d.id} ({message_text(d)!r}) is slower than 1 ms on adversarial input {slow!r}")
         records.append(rec)
+        probes.append(_probe(d, rec))
+    generic = over_generic(probes)
+    for rec in records:
+        if rec["id"] in generic:
+            rec["generic"] = True
     code_records, code_report = deps_mod.code_records(curation, dep_list, mirror_root)
     for rec in code_records:
         result = gates.check(rec["messagePattern"], [rec["errorMessage"], rec["errorCode"]], timing=timing_gate)
@@ -208,7 +221,7 @@ def build(
     kind_counts = Counter(r.get("siteKind") or "seed" for r in records + seeds)
     if docs is not None:
         docs.mkdir(parents=True, exist_ok=True)
-        table = coverage_mod.render(rows, build_command, fam_counts, kind_counts)
+        table = coverage_mod.render(rows, build_command, fam_counts, kind_counts, len(generic))
         if dep_list is not None:
             table += deps_mod.render_summary(deps_mod.summary_rows(dep_list, rows, records), code_report, len(code_records))
         (docs / "coverage.md").write_text(table, encoding="utf-8")
@@ -217,4 +230,4 @@ def build(
     hot = hot_sites(records, labels, previous)
     (curation / "hot_sites.jsonl").write_text("".join(json.dumps(h, ensure_ascii=False, separators=(",", ":")) + "\n" for h in hot), encoding="utf-8")
     size = sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    return BuildReport(dv, len(records) + len(seeds), dropped_count, rows, time.perf_counter() - t0, Path(out), size, fam_counts)
+    return BuildReport(dv, len(records) + len(seeds), dropped_count, rows, time.perf_counter() - t0, Path(out), size, fam_counts, len(generic))

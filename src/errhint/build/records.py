@@ -17,7 +17,8 @@ MAX_RAISED_AT = 5
 PROTECTED = {
     "id", "repo", "errorMessage", "messagePattern", "filePath", "lineNumber", "githubUrl",
     "analyzedSha", "analyzedAt", "schemaVersion", "versions", "variant", "crate", "siteKind",
-    "sourceCode", "sourceCodeStart", "sourceCodeEnd", "pulledInBy",
+    "sourceCode", "sourceCodeStart", "sourceCodeEnd", "pulledInBy", "raisedAt", "siteKindByVersion",
+    "errorType", "errorClass", "generic",
 }
 
 
@@ -117,6 +118,8 @@ def build_record(draft: Draft, tag: str, family: Dict[str, Any], newest: Dict[st
     for optional in ("variant", "pulledInBy"):
         if record[optional] is None:
             del record[optional]
+    if draft.kinds_by_version:
+        record["siteKindByVersion"] = dict(draft.kinds_by_version)
     if draft.raised_at:
         record["raisedAt"] = [
             {"file": p, "line": ln, "fn": fn} for p, ln, fn in draft.raised_at[:MAX_RAISED_AT]

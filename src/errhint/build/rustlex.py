@@ -306,16 +306,26 @@ def _match_brackets(toks: Sequence[Token]) -> None:
                     break
 
 
-def split_top_level(tokens: Sequence[Token], start: int, end: int, sep: str = ",") -> List[range]:
-    """Split tokens[start:end] at ``sep`` punctuation outside any bracket; empty trailing part dropped."""
+_ANGLE_DEPTH = {"<": 1, ">": -1, ">>": -2, "<<": 2}
+
+
+def split_top_level(tokens: Sequence[Token], start: int, end: int, sep: str = ",", angles: bool = False) -> List[range]:
+    """Split tokens[start:end] at ``sep`` punctuation outside any bracket; empty trailing part dropped.
+
+    ``angles=True`` also treats ``<..>`` as brackets: for *type* lists (fields, parameters), where
+    ``HashMap<K, V>`` is one item.  Never use it on expressions (``a < b, c > d``).
+    """
     parts: List[range] = []
     i = cur = start
+    depth = 0
     while i < end:
         tok = tokens[i]
         if tok.kind == OPEN and tok.match > i:
             i = tok.match + 1
             continue
-        if tok.kind == PUNCT and tok.text == sep:
+        if angles and tok.kind == PUNCT and tok.text in _ANGLE_DEPTH:
+            depth = max(0, depth + _ANGLE_DEPTH[tok.text])
+        elif tok.kind == PUNCT and tok.text == sep and depth == 0:
             parts.append(range(cur, i))
             cur = i + 1
         i += 1
@@ -328,6 +338,27 @@ def group_end(tokens: Sequence[Token], open_index: int) -> int:
     """Index of the closing partner of the bracket at ``open_index`` (or the last token)."""
     m = tokens[open_index].match
     return m if m >= 0 else len(tokens) - 1
+
+
+_WORDY = (IDENT, LIFETIME, NUM)
+_SPACE_AFTER = {",", ";", "+", "=", "->", "dyn", "impl", "mut", "const"}
+_SPACE_BEFORE = {"+", "=", "->"}
+
+
+def type_text(tokens: Sequence[Token], span: range) -> str:
+    """A type (or path) written back from its tokens in rustfmt's spacing:
+    ``Box<dyn std::error::Error + Send + Sync>``, ``&'static str``, ``[usize; 4]``."""
+    out: List[str] = []
+    prev: Optional[Token] = None
+    for i in span:
+        t = tokens[i]
+        if prev is not None:
+            if (prev.kind in _WORDY and t.kind in _WORDY) or prev.text in _SPACE_AFTER or t.text in _SPACE_BEFORE:
+                if not (prev.kind == PUNCT and prev.text == "&" and t.kind == LIFETIME):
+                    out.append(" ")
+        out.append(t.text)
+        prev = t
+    return "".join(out)
 
 
 def token_texts(tokens: Sequence[Token], span: range) -> List[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Set, Tuple
 
-from errhint.build import enums
+from errhint.build import enums, sinks
 from errhint.build.items import excluded_module_files
 from errhint.build.pysites import python_sites
 from errhint.build.sites import FileFacts, Site, analyze_file, resolve_check_ops
@@ -102,6 +102,7 @@ def scan_files(source: Source, files: SnapshotFiles, cache: FactsCache, date: st
                 )
             )
     raised: Dict[str, List[Tuple[str, int, Optional[str]]]] = {}
+    pyerr_defs: Set[Tuple[str, int]] = set()
     for path, crate, f in kept:
         for c in f.constructions:
             linked = enums.link_construction(c, table, crate)
@@ -126,6 +127,14 @@ def scan_files(source: Source, files: SnapshotFiles, cache: FactsCache, date: st
             )
             if tpl is not None and tpl is rv.display:
                 raised.setdefault(f"{rv.crate}:{vkey}", []).append((path, c.line, c.fn))
+            if kind == "pyerr":
+                pyerr_defs.add((rv.display_path, rv.display_line))
+    # the `new_err` of a `From<E> for PyErr` arm is where the text of E's variant is defined:
+    # its record links there, not to one of the many `Err(E::V)?` that raise it
+    for idx, s in enumerate(sites):
+        if s.kind == "pyerr" and not s.definition and (s.path, s.line) in pyerr_defs:
+            sites[idx] = replace(s, definition=True)
+    sites += sinks.helper_sites(kept, sites)
     for path in sorted(files.python):
         sha, text = files.python[path]
         for s in cache.python(sha, text):

@@ -12,10 +12,12 @@ that the coverage table can say what was left out and why.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from errhint.build import enums as enums_mod
+from errhint.build import sinks as sinks_mod
 from errhint.build.exprs import enclosing_open, format_args, message_expr
 from errhint.build.items import Structure, analyze
 from errhint.build.rustlex import IDENT, OPEN, PUNCT, STR, Lexed, Token, lex, split_top_level
@@ -64,7 +66,14 @@ class Site:
     path: str = ""
     crate: str = ""
     definition: bool = False
-    """True for an error-enum variant definition (its record also lists construction sites)."""
+    """True for the place a message is defined (an error-enum variant, a ``From<E> for PyErr``
+    arm): its record links there and lists the raising sites in ``raisedAt``."""
+    debug: bool = False
+    """``debug_assert*!``: fires only in debug builds (not in the released wheels)."""
+    helper: Optional[str] = None
+    """For a call passing its message to a helper function: that function (a message sink)."""
+    sink: Optional["sinks_mod.SinkParam"] = None
+    """Set when this site's message is a string parameter of its function (a message sink)."""
 
     @property
     def has_literal(self) -> bool:
@@ -84,6 +93,10 @@ class FileFacts:
     """burn: ``TensorCheck::fn_name`` → operation names passed by its callers."""
     test_mods: List[str] = field(default_factory=list)
     lines: int = 0
+    calls: List["sinks_mod.Call"] = field(default_factory=list)
+    """Calls passing a literal message (or their caller's string parameter) to some function."""
+    fn_defs: Counter = field(default_factory=Counter)
+    """Names of the functions defined in the file (outside tests), with their counts."""
 
 
 def analyze_file(source: str) -> FileFacts:
@@ -95,12 +108,17 @@ def analyze_file(source: str) -> FileFacts:
     facts.sites = find_sites(lexed, st)
     facts.check_callers = check_callers(toks, st)
     enums_mod.collect(lexed, st, facts)
+    facts.calls = sinks_mod.calls(lexed, st)
+    facts.fn_defs = Counter(f.name for f in st.fns if not st.in_test(f.start))
     return facts
 
 
-def _site(lexed: Lexed, st: Structure, kind: str, i: int, end: int, tpl: Optional[Template], reason: Optional[str], **kw: object) -> Site:
+def _site(lexed: Lexed, st: Structure, kind: str, i: int, end: int, tpl: Optional[Template], reason: Optional[str], span: Optional[range] = None, **kw: object) -> Site:
+    """A site at token ``i``; ``span`` is its message expression, to tell whether the message is
+    a parameter of the enclosing function (which then is a message sink)."""
     fn = st.fn_at(i)
-    return Site(kind=kind, line=lexed.line(i), end_line=lexed.line(end), template=tpl, reason=None if tpl else (reason or "variable"), fn=fn.name if fn else None, **kw)  # type: ignore[arg-type]
+    sink = sinks_mod.sink_of(lexed.tokens, span, st, i, tpl) if (span is not None or tpl is not None) else None
+    return Site(kind=kind, line=lexed.line(i), end_line=lexed.line(end), template=tpl, reason=None if tpl else (reason or "variable"), fn=fn.name if fn else None, sink=sink, **kw)  # type: ignore[arg-type]
 
 
 def find_sites(lexed: Lexed, st: Structure) -> List[Site]:
@@ -122,8 +140,9 @@ def find_sites(lexed: Lexed, st: Structure) -> List[Site]:
             open_idx = i + 2
             close = toks[open_idx].match
             parts = split_top_level(toks, open_idx + 1, close)
+            debug = t.text.startswith("debug_")
             if len(parts) <= msg_pos:
-                out.append(_site(lexed, st, kind, i, close, None, "bare"))
+                out.append(_site(lexed, st, kind, i, close, None, "bare", debug=debug))
                 continue
             first = parts[msg_pos]
             if len(first) == 1 and toks[first.start].kind == STR:
@@ -135,7 +154,7 @@ def find_sites(lexed: Lexed, st: Structure) -> List[Site]:
                 elif tpl is not None:
                     # `bail!(msg)` with a let-resolved literal: braces of a plain literal stay text
                     pass
-            out.append(_site(lexed, st, kind, i, close, tpl, reason))
+            out.append(_site(lexed, st, kind, i, close, tpl, reason, span=first, debug=debug))
             continue
         prev = toks[i - 1] if i > 0 else None
         # ---- .expect(..) and literal-only methods
@@ -145,7 +164,7 @@ def find_sites(lexed: Lexed, st: Structure) -> List[Site]:
                     continue
                 close = nxt.match
                 tpl, reason = message_expr(toks, range(i + 2, close), st, i)
-                out.append(_site(lexed, st, "expect", i, close, tpl, reason))
+                out.append(_site(lexed, st, "expect", i, close, tpl, reason, span=range(i + 2, close)))
                 continue
             if t.text in _LITERAL_ONLY_METHODS:
                 close = nxt.match
@@ -196,7 +215,7 @@ def _path_call(lexed: Lexed, st: Structure, i: int, head: str, fname: str) -> Op
             tail, _ = message_expr(toks, range(close + 4, dclose), st, i)
             end = dclose
         op_lit, op_param = _register_op(toks, i)
-        site = _site(lexed, st, "tensor_check", i, end, tpl, reason, tail=tail, op_param=op_param)
+        site = _site(lexed, st, "tensor_check", i, end, tpl, reason, span=range(j + 1, close), tail=tail, op_param=op_param)
         if op_lit:
             site.tags = (op_lit,)
         return site
@@ -216,7 +235,7 @@ def _path_call(lexed: Lexed, st: Structure, i: int, head: str, fname: str) -> Op
             if m < n and toks[m].kind == OPEN and not st.in_test(i):
                 close = toks[m].match
                 tpl, reason = message_expr(toks, range(m + 1, close), st, i)
-                return _site(lexed, st, "pyerr", i, close, tpl, reason, error_class=python_class(cls or "PyException"))
+                return _site(lexed, st, "pyerr", i, close, tpl, reason, span=range(m + 1, close), error_class=python_class(cls or "PyException"))
         return None
     if fname == "new_err" and j < n and toks[j].kind == OPEN:
         if st.in_test(i):
@@ -225,7 +244,7 @@ def _path_call(lexed: Lexed, st: Structure, i: int, head: str, fname: str) -> Op
         tpl, reason = message_expr(toks, range(j + 1, close), st, i)
         if tpl is None and reason == "expression":
             tpl, reason = _tuple_message(toks, j, close, st, i)
-        return _site(lexed, st, "pyerr", i, close, tpl, reason, error_class=python_class(head))
+        return _site(lexed, st, "pyerr", i, close, tpl, reason, span=range(j + 1, close), error_class=python_class(head))
     if head == "Error" and fname == "msg" and j < n and toks[j].kind == OPEN:
         close = toks[j].match
         tpl, reason = message_expr(toks, range(j + 1, close), st, i)

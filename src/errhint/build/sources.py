@@ -45,6 +45,8 @@ class Source:
     pulled_in_by: Optional[Tuple[str, ...]] = None
     binding: bool = False
     """True for the binding crates' own repositories (wrap-burn)."""
+    binding_release: bool = False
+    """True for the release a pip binding runs (candle 0.4.2, burn v0.18.0, wrap-burn v0.1.7)."""
 
     @property
     def mirror_name(self) -> str:
@@ -74,6 +76,7 @@ def load_sources(path: Path) -> List[Source]:
                 python_roots=tuple(entry.get("pythonRoots") or ()),
                 pulled_in_by=tuple(entry["pulledInBy"]) if entry.get("pulledInBy") else None,
                 binding=bool(entry.get("binding", False)),
+                binding_release=bool(entry.get("bindingRelease", False)),
             )
         )
     return out

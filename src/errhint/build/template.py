@@ -251,6 +251,26 @@ def substitute(tpl: Template, values: Mapping[str, "Template"]) -> Template:
     return renumber(Template(tuple(_merge_text(out)), True))
 
 
+def fill_group(tpl: Template, group: str, value: Template) -> Template:
+    """Replace the placeholder(s) named ``group`` by ``value``'s pieces (a helper function's
+    message parameter by the literal a caller passes).  A template that is only that
+    placeholder becomes ``value`` itself, so a plain literal keeps its braces as text."""
+    if len(tpl.pieces) == 1 and isinstance(tpl.pieces[0], Placeholder) and tpl.pieces[0].group == group:
+        return value
+    out: List[Piece] = []
+    for p in tpl.pieces:
+        if isinstance(p, Placeholder) and p.group == group:
+            if p.debug:
+                out.append('"')
+                out.extend(_debug_escaped(value).pieces)
+                out.append('"')
+            else:
+                out.extend(value.pieces)
+        else:
+            out.append(p)
+    return renumber(Template(tuple(_merge_text(out)), True))
+
+
 def _debug_escaped(tpl: Template) -> Template:
     pieces: List[Piece] = []
     for p in tpl.pieces:
@@ -324,19 +344,26 @@ def to_regex(tpl: Template, optional_tail: Optional[Template] = None) -> str:
     return body
 
 
+BRACKETED = f"\\[[^\\[\\]\\n]{{0,{MIDDLE_MAX}}}+\\]|\\([^()\\n]{{0,{MIDDLE_MAX}}}+\\)|"
+"""Alternatives tried first for a ``{:?}`` value: one balanced ``[..]`` or ``(..)`` (a shape, a
+tuple), so that ``{lhs:?} {rhs:?}`` captures ``[20] [32, 20]`` as two shapes instead of cutting
+the first at its space.  Possessive, bounded, without nesting: linear per start position."""
+
+
 def _group(ph: Placeholder, position: str) -> str:
     """The group of one placeholder; ``position`` is 'lead', 'middle', 'final' or 'open-end'."""
     name = ph.group
     if position == "final":
         return f"(?P<{name}>[^\\n]+)"
+    shape = BRACKETED if ph.debug and "#" not in ph.spec else ""
     if position == "lead":
-        return f"(?P<{name}>[^\\n]{{1,{MIDDLE_MAX}}}?)"
+        return f"(?P<{name}>{shape}[^\\n]{{1,{MIDDLE_MAX}}}?)"
     if position == "open-end":
-        return f"(?P<{name}>[^\\n]+?)"
+        return f"(?P<{name}>{shape}[^\\n]+?)"
     # pretty Debug ({:#?}) spreads over lines; everything else stays on one line
     cls = "." if "#" in ph.spec else "[^\\n]"
     limit = MIDDLE_MAX * 4 if "#" in ph.spec else MIDDLE_MAX
-    return f"(?P<{name}>{cls}{{1,{limit}}}?)"
+    return f"(?P<{name}>{shape}{cls}{{1,{limit}}}?)"
 
 
 def _strong(literal: str) -> bool:
