@@ -90,6 +90,20 @@ def test_another_bindings_variant_template_is_not_used(engine_dataset, monkeypat
     assert top.record.repo == BURN and top.message == "IO error: No such file or directory (os error 2)"
 
 
+def test_partial_matches_are_weighed_by_the_literal_text_they_explain(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the builder's two forms of a leading placeholder; neither may outrank the error code
+    generic = record("gfx-rs/wgpu", "{0} is invalid", r"(?m)^(?P<f0>[^\n]+?) is invalid", site_kind="error_variant")
+    behind = record("gfx-rs/wgpu", "{0} is not valid", r"(?<=(?:^|\n)(?P<f0>[^\n]{1,1024}?)) is invalid", site_kind="error_variant")
+    code = record("coreylowman/cudarc", "CUDA_ERROR_INVALID_IMAGE", r"\bCUDA_ERROR_INVALID_IMAGE\b", site_kind="error_code")
+    engine.use(engine.Dataset([index.LoadedIndex(index.build_index([generic, behind, code]))], families={}))
+    try:
+        got = engine.explain('DriverError(CUDA_ERROR_INVALID_IMAGE, "device kernel image is invalid")', min_score=0.0)
+        assert [m.record.repo for m in got][:1] == ["coreylowman/cudarc"]
+        assert all(m.kind == "partial" for m in got)
+    finally:
+        engine.reset()
+
+
 # ---------------------------------------------------------------- panics and burn reports
 
 PanicException: Any

@@ -106,6 +106,19 @@ def test_main_error_enum_template_comes_first() -> None:
     assert c[0].weight == 1.0 and c[1].weight < 1.0
 
 
+def test_nested_errors_prefer_a_dependency_crates_template() -> None:
+    burn = VariantInfo("tracel-ai/burn", "Error", "TensorNotFound", "tuple", (("0", False),), "Tensor not found: {0}", False)
+    st = VariantInfo("huggingface/safetensors", "SafeTensorError", "TensorNotFound", "tuple", (("0", False),),
+                     "tensor `{0}` not found", False)
+    c = candidates('SafeTensor(TensorNotFound("w"))', exc_type="ValueError",
+                   templates=lambda n: [burn, st] if n == "TensorNotFound" else [])
+    nested = [x for x in c if x.variant == "TensorNotFound"]
+    assert [x.text for x in nested] == ["tensor `w` not found", "Tensor not found: w"]
+    assert nested[0].weight > nested[1].weight
+    top = candidates('TensorNotFound("w")', exc_type="ValueError", templates=lambda n: [st, burn])
+    assert top[0].text == "Tensor not found: w"  # at the top, a main Error enum first
+
+
 def test_incompatible_template_is_not_used() -> None:
     info = VariantInfo("r/r", "E", "V", "tuple", (("0", False),), "one {0}", False)
     c = candidates("V(1, 2)", exc_type="ValueError", templates=lambda n: [info])

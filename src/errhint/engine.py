@@ -125,29 +125,34 @@ class _Found(NamedTuple):
     kind: str
 
 
-def _coverage(text: str, start: int, end: int, site_kind: Optional[str]) -> Tuple[str, float]:
-    """How much of the message lines a match covers: (``full``|``partial``, fraction)."""
+def _literal_matched(m: Any) -> int:
+    """Literal text a match covered: its span minus what its groups captured."""
+    return (m.end() - m.start()) - sum(len(v) for v in m.groupdict().values() if v)
+
+
+def _coverage(text: str, m: Any, literal: int, site_kind: Optional[str]) -> Tuple[str, float]:
+    """``full`` when the match spans its lines; else ``partial`` and the share of those lines
+    the pattern's literal text explains (a group can swallow anything, so it does not count)."""
+    start, end = m.span()
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
     before, after = text[line_start:start], text[end:line_end]
     if site_kind == "expect" and after.startswith(": "):
         after = ""
-    region = len(text[line_start:line_end].strip()) or 1
-    coverage = min(1.0, (end - start) / region)
-    leftover = before + after
-    if not any(ch.isalnum() or ch == "_" for ch in leftover):
+    if not any(ch.isalnum() or ch == "_" for ch in before + after):
         return "full", 1.0
-    return "partial", coverage
+    region = len(text[line_start:line_end].strip()) or 1
+    return "partial", min(1.0, literal / region)
 
 
 def _hit(
-    ix: LoadedIndex, i: int, cand: normalize.Candidate, item: extract.Item, kind: str, coverage: float, m: Any = None
+    ix: LoadedIndex, i: int, cand: normalize.Candidate, item: extract.Item, kind: str, coverage: float,
+    literal: Optional[int] = None,
 ) -> rank.Hit:
+    """``literal``: the literal text the match covered (None for a variant-name-only hit)."""
     meta = ix.meta(i)
-    if m is not None:  # literal text actually matched: the span minus what the groups captured
-        literal = (m.end() - m.start()) - sum(len(v) for v in m.groupdict().values() if v)
-    else:
+    if literal is None:
         literal = ix.literal_chars(i)
     return rank.Hit(
         kind=kind,
@@ -191,12 +196,16 @@ def _templates_for(ds: Dataset, excluded: FrozenSet[str]) -> normalize.Templates
     return templates
 
 
+def _unbalanced(m: Any) -> bool:
+    return any(not index.balanced_value(v) for v in m.groupdict().values() if v)
+
+
 def _search(ix: LoadedIndex, i: int, text: str) -> Any:
     """The row's pattern searched in ``text``; retried with bracket-aware groups when a lazy
     group cut a Debug value such as ``[2, 3]`` at its inner separator."""
     pattern = ix.pattern(i)
     m = index.search(pattern, text)
-    if m is not None and any(not index.balanced_value(v) for v in m.groupdict().values() if v):
+    if m is not None and _unbalanced(m):
         better = index.search(index.bracket_aware(pattern), text)
         if better is not None:
             return better
@@ -222,8 +231,13 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
                     if m is None:
                         continue
                     matched = True
-                    kind, coverage = _coverage(cand.text, m.start(), m.end(), ix.meta(i).site_kind)
-                    hit = _hit(ix, i, cand, item, kind, coverage, m)
+                    literal = _literal_matched(m)
+                    kind, coverage = _coverage(cand.text, m, literal, ix.meta(i).site_kind)
+                    if kind == "full" and _unbalanced(m):
+                        # only matches by cutting a value inside its brackets: the pattern
+                        # explains its literal text, not the message
+                        kind, coverage = "partial", min(1.0, literal / (len(cand.text.strip()) or 1))
+                    hit = _hit(ix, i, cand, item, kind, coverage, literal)
                     groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
                     found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, groups, kind))
             if cand.variant and not matched:

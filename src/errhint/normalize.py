@@ -17,6 +17,7 @@ from typing import Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optiona
 
 from errhint import rustdebug
 from errhint.index import VariantInfo
+from errhint.rank import BINDING_REPOS
 from errhint.rustdebug import Value
 
 MAX_INPUT = 64 * 1024
@@ -187,19 +188,25 @@ def _compatible(info: VariantInfo, value: Value) -> bool:
     return True
 
 
-def renderings(value: Value, templates: Templates, depth: int = 0) -> List[Tuple[str, VariantInfo]]:
+def renderings(value: Value, templates: Templates, depth: int = 0, nested: bool = False) -> List[Tuple[str, VariantInfo]]:
     """Distinct Display texts of a variant value, one per compatible known template.
 
-    A main ``Error`` enum's template comes first: what a binding raises is its crate's
-    ``Error`` (candle-core's ``UnsupportedDTypeForOp``), while a same-named variant of a
-    helper enum (candle-metal-kernels' ``MetalKernelError``) reaches Python only nested.
+    At the top, a main ``Error`` enum's template comes first: what a binding raises is its
+    crate's ``Error`` (candle-core's ``UnsupportedDTypeForOp``), while a same-named variant of
+    a helper enum (candle-metal-kernels' ``MetalKernelError``) reaches Python only nested.
+    Nested in another error (``SafeTensor(TensorNotFound(..))``), a dependency crate's
+    template comes first: wrappers carry foreign errors, not another binding's.
     """
     if depth > MAX_VARIANT_DEPTH:
         return []
     name = value.name if value.kind == "variant" else value.text
     out: List[Tuple[str, VariantInfo]] = []
     seen = set()
-    for info in sorted(templates(name), key=lambda info: info.enum != "Error"):
+    if nested:
+        order = sorted(templates(name), key=lambda info: (info.repo in BINDING_REPOS, info.enum != "Error"))
+    else:
+        order = sorted(templates(name), key=lambda info: info.enum != "Error")
+    for info in order:
         if not _compatible(info, value):
             continue
         text: Optional[str] = None
@@ -221,7 +228,7 @@ def display_of(value: Value, templates: Templates, depth: int = 0) -> str:
     if value.kind in ("str", "char", "atom"):
         return value.text
     if value.is_variant and depth <= MAX_VARIANT_DEPTH:
-        found = renderings(value, templates, depth)
+        found = renderings(value, templates, depth, nested=True)
         if found:
             return found[0][0]
         if value.kind == "variant" and value.shape == "tuple" and len(value.items) == 1:
@@ -260,8 +267,11 @@ def debug_candidates(
     captures: Optional[Dict[str, str]] = None,
     depth: int = 0,
     weight: float = 1.0,
+    nested: bool = False,
 ) -> List[Candidate]:
-    """Candidates for a Debug value: peel wrappers, unquote strings, rebuild variants."""
+    """Candidates for a Debug value: peel wrappers, unquote strings, rebuild variants.
+
+    ``nested``: the value is the payload of another error (not a wrapper's ``inner``)."""
     caps = dict(captures or {})
     if depth > MAX_VARIANT_DEPTH:
         return []
@@ -294,7 +304,7 @@ def debug_candidates(
 
     fields = {("f" + k if k.isdigit() else k): display_of(v, templates) for k, v in value.named_values().items()}
     fields.update(caps)
-    found = renderings(value, templates)
+    found = renderings(value, templates, nested=nested)
     for n, (text, info) in enumerate(found):
         out.append(
             _candidate(
@@ -310,7 +320,7 @@ def debug_candidates(
         # SafeTensor(HeaderTooSmall), and only if the dataset knows it; elsewhere it is data
         # (``I64`` is a DType, ``kind: NotFound`` an io::ErrorKind).
         if child.kind == "variant" or (wrapper and child.is_variant and templates(child.text)):
-            out.extend(debug_candidates(child, templates, error_type=error_type, depth=depth + 1, weight=weight * 0.95))
+            out.extend(debug_candidates(child, templates, error_type=error_type, depth=depth + 1, weight=weight * 0.95, nested=True))
     return out
 
 
