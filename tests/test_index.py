@@ -267,6 +267,35 @@ def test_search_times_out_on_catastrophic_backtracking() -> None:
     assert time.perf_counter() - start < 1.0
 
 
+class _SlowOnce:
+    """A compiled-pattern stand-in whose first search times out."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def search(self, text: str, timeout: float, concurrent: bool) -> str:
+        self.calls += 1
+        if self.calls == 1:
+            raise TimeoutError
+        return "match"
+
+
+def test_a_search_timed_out_while_descheduled_is_retried(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = iter([0.0, 0.001])  # the thread used 1 ms of CPU during a 50 ms timeout
+    monkeypatch.setattr(index.time, "thread_time", lambda: next(clock))
+    stub = _SlowOnce()
+    assert index._timed_search(stub, "text", 0.05) == "match" and stub.calls == 2
+
+
+def test_a_search_that_really_burns_cpu_is_not_retried(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = iter([0.0, 0.049])
+    monkeypatch.setattr(index.time, "thread_time", lambda: next(clock))
+    stub = _SlowOnce()
+    with pytest.raises(TimeoutError):
+        index._timed_search(stub, "text", 0.05)
+    assert stub.calls == 1
+
+
 # ---------------------------------------------------------------- property: no lost matches
 
 _WORDS = st.sampled_from(["shape", "mismatch", "dtype", "for", "op", "tensor", "rank", "dim", "a", "of", "Can't", "x1"])
