@@ -81,3 +81,17 @@ def test_same_named_function_elsewhere_in_the_crate_is_not_guessed():
                                      ("&mut str", True), ("usize", False), ("Option<&str>", False), ("&[u8]", False)])
 def test_message_parameter_types(ty, ok):
     assert bool(STR_TYPE.match(ty)) is ok
+
+
+def test_record_text_names_the_helper_and_the_python_class(result):
+    from errhint.build.families import Catalogue
+    from errhint.build.merge import merge
+    from errhint.build.records import build_record
+
+    ROOT = Path(__file__).resolve().parents[1]
+    catalogue = Catalogue.load(ROOT / "curation" / "families.json")
+    d = next(x for x in merge([result]) if x.template.text == "cannot give two widget colours")
+    tag = catalogue.assign(d)
+    rec = build_record(d, tag, catalogue.families[tag], {"example/w": "v1"}, {"example/w": ["v1"]})
+    assert "helper `reject_twice`" in rec["documentation"] and "`ValueError`" in rec["documentation"]
+    assert (rec["siteKind"], rec["errorClass"], rec["lineNumber"]) == ("pyerr", "ValueError", 23)

@@ -126,6 +126,7 @@ HELPER_VERBS = {
     "msg": "returns it as an error",
     "string_error": "returns it as an error",
     "pyerr": "raises it as a Python exception",
+    "python_raise": "raises it as a Python exception",
     "panic": "panics with it",
     "expect": "panics with it (`.expect`) when the value is missing",
     "assert": "panics with it when its check fails",
@@ -153,6 +154,9 @@ def site_sentence(draft: Draft) -> str:
     kind = site.kind
     var = site.variant or {}
     vname = f"{var.get('enum')}::{var.get('name')}" if var else ""
+    if site.helper:
+        verb = f"raises it as `{site.error_class}`" if kind == "pyerr" and site.error_class else HELPER_VERBS.get(kind, "raises it")
+        return f"{crate} passes this message to its helper `{site.helper}` from {_where(draft)}; `{site.helper}` {verb}."
     if kind in ("error_variant", "display_arm"):
         raised = sorted({fn for _, _, fn in draft.raised_at if fn})
         s = f"This is the Display text of `{vname}`, a variant of {crate}'s error type ({site.path})"
@@ -175,8 +179,6 @@ def site_sentence(draft: Draft) -> str:
     if kind == "python_raise":
         cls = site.error_class or "Exception"
         return f"The Python code of the binding raises `{cls}` with this message ({_where(draft)})."
-    if site.helper:
-        return f"{crate} passes this message to its helper `{site.helper}` from {_where(draft)}; `{site.helper}` {HELPER_VERBS.get(kind, 'raises it')}."
     verbs = {
         "bail": "returns this error",
         "msg": "returns this error",

@@ -8,7 +8,7 @@ Two sites are chosen per draft:
 
 * the *location* (``site``): among the newest release's sites of the template, the definition
   of the message if there is one, then a CPU/generic path before a backend-specific one
-  (metal, cuda, wgpu, accelerate, mkl), then by kind, path and line; the other sites are
+  (metal, cuda, hip, wgpu, accelerate, mkl), then by kind, path and line; the other sites are
   listed as ``raised_at``;
 * the *kind* (``kind_site``): how the message is raised in the release a pip binding runs
   (candle 0.4.2, burn v0.18.0, wrap-burn v0.1.7, or the dependency versions they pull in) when
