@@ -133,7 +133,10 @@ def hint_data(tmp_path: Path) -> Path:
 
 def base_env(**extra: str) -> Dict[str, str]:
     """The environment of a child interpreter: errhint importable, no ERRHINT_* leaking in."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ERRHINT") and k not in ("NO_COLOR", "FORCE_COLOR")}
+    # CI is dropped too: with CI set, pytest repeats the whole message (notes included) in its
+    # short summary, and the child pytest runs must print the same under CI as on a desk.
+    dropped = ("NO_COLOR", "FORCE_COLOR", "CI")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ERRHINT") and k not in dropped}
     env["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT / "src"), str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p]
     )
