@@ -12,7 +12,8 @@ becomes a silent pass-through.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Optional
+import sys
+from typing import Any, Callable, List, Optional
 
 from errhint.hooks._safe import contained
 
@@ -145,3 +146,22 @@ class AccessorSlot(Slot):
 
     def _set(self, value: Any) -> None:
         self._set_fn(value)
+
+
+def hint_chained(slot: "Slot", value: Any) -> List[str]:
+    """Add the hints to ``value`` as notes; return the notes errhint must print itself
+    because the hook it chains to would not show them (Python < 3.11, unraisablehook)."""
+    from errhint.hooks import _notes
+
+    if not isinstance(value, BaseException):
+        return []
+    _notes.hint(value)
+    wrapper = slot.wrapper
+    return _notes.self_print_notes(value, _notes.hook_shows_notes(wrapper.previous if wrapper else None))
+
+
+def print_after(notes: List[str], *_: object) -> None:
+    """Print the self-printed notes once the previous hook has written its traceback."""
+    from errhint.hooks import _notes
+
+    _notes.print_notes(notes, sys.stderr)

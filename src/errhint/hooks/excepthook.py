@@ -11,26 +11,17 @@ import sys
 from types import TracebackType
 from typing import List, Optional, Type
 
-from errhint.hooks import _notes
-from errhint.hooks._chain import Slot
+from errhint.hooks._chain import Slot, hint_chained, print_after
 
 slot = Slot(sys, "excepthook", "excepthook")
 
 
 def _before(etype: Type[BaseException], value: Optional[BaseException], tb: Optional[TracebackType]) -> List[str]:
-    if not isinstance(value, BaseException):
-        return []
-    _notes.hint(value)
-    wrapper = slot.wrapper
-    return _notes.self_print_notes(value, _notes.hook_shows_notes(wrapper.previous if wrapper else None))
-
-
-def _after(notes: List[str], *_: object) -> None:
-    _notes.print_notes(notes, sys.stderr)
+    return hint_chained(slot, value)
 
 
 def install() -> bool:
-    return slot.install(_before, _after)
+    return slot.install(_before, print_after)
 
 
 def uninstall() -> bool:

@@ -11,27 +11,20 @@ import sys
 import threading
 from typing import Any, List
 
-from errhint.hooks import _notes
-from errhint.hooks._chain import Slot
+from errhint.hooks._chain import Slot, hint_chained, print_after
 
 slot = Slot(threading, "excepthook", "threading.excepthook")
 
 
 def _before(args: Any) -> List[str]:
     value = getattr(args, "exc_value", None)
-    if isinstance(value, BaseException) and not isinstance(value, SystemExit):
-        _notes.hint(value)
-        wrapper = slot.wrapper
-        return _notes.self_print_notes(value, _notes.hook_shows_notes(wrapper.previous if wrapper else None))
-    return []
-
-
-def _after(notes: List[str], *_: object) -> None:
-    _notes.print_notes(notes, sys.stderr)
+    if isinstance(value, SystemExit):
+        return []
+    return hint_chained(slot, value)
 
 
 def install() -> bool:
-    return slot.install(_before, _after)
+    return slot.install(_before, print_after)
 
 
 def uninstall() -> bool:

@@ -11,28 +11,18 @@ from __future__ import annotations
 import sys
 from typing import Any, List
 
-from errhint.hooks import _notes
-from errhint.hooks._chain import Slot
+from errhint.hooks._chain import Slot, hint_chained, print_after
 
 slot = Slot(sys, "unraisablehook", "unraisablehook")
 
 def _before(args: Any) -> List[str]:
-    value = getattr(args, "exc_value", None)
-    if not isinstance(value, BaseException):
-        return []
-    _notes.hint(value)
-    wrapper = slot.wrapper
-    return _notes.self_print_notes(value, _notes.hook_shows_notes(wrapper.previous if wrapper else None))
-
-
-def _after(notes: List[str], *_: object) -> None:
-    _notes.print_notes(notes, sys.stderr)
+    return hint_chained(slot, getattr(args, "exc_value", None))
 
 
 def install() -> bool:
     if not hasattr(sys, "unraisablehook"):
         return False
-    return slot.install(_before, _after)
+    return slot.install(_before, print_after)
 
 
 def uninstall() -> bool:
