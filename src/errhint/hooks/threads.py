@@ -7,7 +7,6 @@ printed traceback.
 
 from __future__ import annotations
 
-import sys
 import threading
 from typing import Any, List
 
