@@ -11,7 +11,7 @@ detected here; the regex timeout bounds it.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 _GROUP_OPEN = re.compile(r"\((?:\?(?:P<[^>]*>|<[^>]*>|[:>=!|]|<[=!]|[a-zA-Z]+[:)]))?")
 _QUANT = re.compile(r"[*+?]|\{(\d*)(?:(,)(\d*))?\}")
