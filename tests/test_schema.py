@@ -98,3 +98,16 @@ def test_trusted_context_skips_only_the_compile_check(make_record: Callable[...,
     Record.model_validate(bad, context={"trusted": True})
     with pytest.raises(Exception):
         Record.model_validate(make_record(lineNumber=0), context={"trusted": True})
+
+
+def test_builder_fields_are_typed(make_record: Callable[..., Dict[str, Any]]) -> None:
+    model = Record.model_validate(make_record(
+        raisedAt=[{"file": "src/a.rs", "line": 3, "fn": "narrow"}],
+        siteKindByVersion={"0.4.2": "bail", "0.11.0": "debug_assert"},
+        generic=True,
+    ))
+    assert model.raised_at is not None and model.raised_at[0].fn == "narrow"
+    assert model.site_kind_by_version == {"0.4.2": "bail", "0.11.0": "debug_assert"}
+    with pytest.raises(DatasetError) as info:
+        validate("d.jsonl", 1, make_record(raisedAt=[{"file": "src/a.rs", "line": 0}]))
+    assert info.value.field.startswith("raisedAt")

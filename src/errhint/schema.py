@@ -81,6 +81,14 @@ class Variant(_Model):
     transparent: bool = False
 
 
+class RaisedAt(_Model):
+    """Another place the same message is raised (the record links the definition or CPU path)."""
+
+    file: str
+    line: int = Field(ge=1)
+    fn: Optional[str] = None
+
+
 class Record(_Model):
     """One error site. Field names and meaning follow the seed records exactly."""
 
@@ -123,6 +131,11 @@ class Record(_Model):
     versions: Optional[List[str]] = None
     variant: Optional[Variant] = None
     pulled_in_by: Optional[List[str]] = None
+    raised_at: Optional[List[RaisedAt]] = None
+    site_kind_by_version: Optional[Dict[str, str]] = None
+    """Per-release kind where it changed (``bail`` in 0.4.2, ``debug_assert`` in 0.11)."""
+    generic: Optional[bool] = None
+    """The pattern also matches the messages of several more specific records; ranked below them."""
 
     @field_validator("message_pattern")
     @classmethod
