@@ -123,6 +123,7 @@ class _Found(NamedTuple):
     candidate: normalize.Candidate
     groups: Tuple[Tuple[str, str], ...]
     kind: str
+    span: Tuple[int, int] = (0, 0)
 
 
 def _literal_matched(m: Any) -> int:
@@ -239,7 +240,7 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
                         kind, coverage = "partial", min(1.0, literal / (len(cand.text.strip()) or 1))
                     hit = _hit(ix, i, cand, item, kind, coverage, literal)
                     groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
-                    found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, groups, kind))
+                    found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, groups, kind, m.span()))
             if cand.variant and not matched:
                 # No pattern took the (rebuilt) message: records of the same variant are what is
                 # left; weak when a template was known (the message is another site's), else the
@@ -253,14 +254,25 @@ def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evid
     return found
 
 
-def _to_match(ds: Dataset, f: _Found) -> Match:
-    ix = ds.indexes[f.ix]
-    meta = ix.meta(f.row)
+def _captures(ds: Dataset, f: _Found) -> Dict[str, str]:
+    """The candidate's known values, overridden by the pattern's groups, plus readable aliases."""
     groups = dict(f.groups)
     captures: Dict[str, str] = {k: v for k, v in f.candidate.captures.items() if k not in groups}
     captures.update(groups)
-    for alias, value in aliases(meta.pattern, groups).items():
+    for alias, value in aliases(ds.indexes[f.ix].pattern(f.row), groups).items():
         captures.setdefault(alias, value)
+    return captures
+
+
+def _to_match(ds: Dataset, f: _Found, dupes: Sequence[_Found] = ()) -> Match:
+    """``dupes``: hits of other records with the same message; their values fill gaps
+    (a specialised record has ``matmul`` as literal text, the enum's template captures it)."""
+    ix = ds.indexes[f.ix]
+    meta = ix.meta(f.row)
+    captures = _captures(ds, f)
+    for other in dupes:
+        for name, value in _captures(ds, other).items():
+            captures.setdefault(name, value)
     family = ds.families().get(meta.background_tag) if meta.background_tag else None
     return Match(
         record=RecordView.from_dict(ix.record(f.row)),
@@ -269,6 +281,7 @@ def _to_match(ds: Dataset, f: _Found) -> Match:
         message=f.candidate.message,
         family=family if isinstance(family, Mapping) else None,
         kind=f.kind,
+        also=tuple(ds.indexes[d.ix].meta(d.row).id for d in dupes),
     )
 
 
@@ -297,7 +310,36 @@ def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, rep
             kept = f
         by_pattern[pattern] = kept._replace(score=score)
     ordered = sorted(by_pattern.values(), key=lambda f: (-f.score, ds.indexes[f.ix].meta(f.row).id))
-    return [_to_match(ds, f) for f in ordered[:limit] if rank.clamp(f.score) >= min_score]
+    # One hint per headline: the same text fully matched at several sites (a CPU kernel, the
+    # error enum, a CUDA backend), or rival rebuildings of one Debug value, are one error to
+    # the user; the others are "also raised at". A partial match, or one of another line,
+    # explains another layer (cudarc's code inside candle's "when loading"): a hint of its own.
+    kept: List[_Found] = []
+    dupes: Dict[int, List[_Found]] = {}
+    first: Dict[Any, int] = {}
+    for f in ordered:
+        key = _headline_key(f)
+        n = first.get(key) if key is not None else None
+        if n is None:
+            if key is not None:
+                first[key] = len(kept)
+            kept.append(f)
+        else:
+            dupes.setdefault(n, []).append(f)
+    return [
+        _to_match(ds, f, dupes.get(n, ()))
+        for n, f in enumerate(kept[:limit])
+        if rank.clamp(f.score) >= min_score
+    ]
+
+
+def _headline_key(f: _Found) -> Any:
+    """What makes two full matches the same hint (None: never merged)."""
+    if f.kind != "full":
+        return None
+    if f.candidate.alt is not None:
+        return ("debug", f.candidate.alt)
+    return (f.candidate.message, f.span)
 
 
 def _run(extraction: extract.Extraction, limit: Optional[int], min_score: Optional[float], repos: Optional[Sequence[str]]) -> List[Match]:

@@ -57,13 +57,15 @@ class Match:
     [0, 1]; ``captures`` maps names to the values taken from the message; ``message`` is the
     clean human-readable message (for a Debug form, the Display text rebuilt from the
     variant); ``family`` is the ``families.json`` entry of the record's backgroundTag;
-    ``kind`` is ``full``, ``partial`` or ``variant`` (matched by the Rust variant name only).
+    ``kind`` is ``full``, ``partial`` or ``variant`` (matched by the Rust variant name only);
+    ``also`` holds the ids of other records with the same clean message (the same error
+    raised at other sites), which are not separate matches.
 
     A hand-written value class rather than a dataclass: ``@dataclass`` generates its methods
     with ``exec`` (about 1 ms), paid on the first lookup of every process.
     """
 
-    __slots__ = ("record", "score", "captures", "message", "family", "kind")
+    __slots__ = ("record", "score", "captures", "message", "family", "kind", "also")
 
     record: RecordView
     score: float
@@ -71,6 +73,7 @@ class Match:
     message: str
     family: Optional[Mapping[str, Any]]
     kind: str
+    also: Tuple[str, ...]
 
     def __init__(
         self,
@@ -80,6 +83,7 @@ class Match:
         message: str,
         family: Optional[Mapping[str, Any]] = None,
         kind: str = "full",
+        also: Tuple[str, ...] = (),
     ) -> None:
         setter = object.__setattr__
         setter(self, "record", record)
@@ -89,6 +93,7 @@ class Match:
         # a read-only view, not a copy: family entries are shared, immutable catalogue data
         setter(self, "family", None if family is None else MappingProxyType(family) if isinstance(family, dict) else family)
         setter(self, "kind", kind)
+        setter(self, "also", tuple(also))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Match is immutable")
@@ -121,7 +126,7 @@ class Match:
         """JSON-able form: ids, score, message, captures, the filled hint and the record.
 
         Shape: ``{"id", "repo", "score", "kind", "message", "captures", "errorType",
-        "siteKind", "backgroundTag", "githubUrl", "hint": {"cause", "fix", "solutions",
+        "siteKind", "backgroundTag", "githubUrl", "alsoRaisedAt": [id, ...], "hint": {"cause", "fix", "solutions",
         "documentation", "exampleFix", "preventionTips", "pointer"}, "record": {...camelCase},
         "family": {...} | null}``.
         """
@@ -140,6 +145,7 @@ class Match:
             "siteKind": rec.site_kind,
             "backgroundTag": rec.background_tag,
             "githubUrl": rec.github_url,
+            "alsoRaisedAt": list(self.also),
             "hint": {
                 "cause": parts["cause"],
                 "fix": parts["fix"],

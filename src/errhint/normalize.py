@@ -76,6 +76,9 @@ class Candidate(NamedTuple):
     form: str = "display"
     repo_hint: Optional[str] = None
     weight: float = 1.0
+    alt: Optional[str] = None
+    """For a Debug variant rebuilt with one of several templates: the Debug text, shared by
+    every rebuilding of that value (they are rival readings of one error, not two errors)."""
 
 
 # --------------------------------------------------------------------------- dressing
@@ -309,7 +312,7 @@ def debug_candidates(
         out.append(
             _candidate(
                 text, error_type=error_type, form="debug", variant=name, captures=fields,
-                weight=weight if n == 0 else weight * 0.9, repo_hint=info.repo or None,
+                weight=weight if n == 0 else weight * 0.9, repo_hint=info.repo or None, alt=value.raw,
             )
         )
     if not found:
@@ -335,6 +338,7 @@ def _candidate(
     form: str = "display",
     repo_hint: Optional[str] = None,
     weight: float = 1.0,
+    alt: Optional[str] = None,
 ) -> Candidate:
     text = text.strip()[:MAX_CANDIDATE]
     return Candidate(
@@ -347,6 +351,7 @@ def _candidate(
         form=form,
         repo_hint=repo_hint,
         weight=weight,
+        alt=alt,
     )
 
 

@@ -192,6 +192,8 @@ def render_match(match: "Match", verbosity: str = "brief", color: bool = False) 
     if p["preventionTips"]:
         lines.append(f"  {label('prevention:')}")
         lines.extend(f"    - {' '.join(t.split())}" for t in p["preventionTips"])
+    if match.also:
+        lines.append(f"  {label('also raised at:')} " + ", ".join(f"errhint show {i}" for i in match.also))
     lines.append("  " + _paint(p["pointer"], "dim", color))
     return "\n".join(lines)
 
