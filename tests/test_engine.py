@@ -235,12 +235,41 @@ def test_lookup_never_raises(engine_dataset, monkeypatch: pytest.MonkeyPatch) ->
             raise RuntimeError("boom")
 
     assert engine.lookup(Broken()) == []
-    monkeypatch.setattr(engine, "dataset", lambda: (_ for _ in ()).throw(RuntimeError("load failed")))
+    monkeypatch.setattr(engine, "_match_items", lambda *a: (_ for _ in ()).throw(RuntimeError("matching failed")))
     assert engine.lookup(ValueError("x")) == []
     assert engine.explain("x") == []
     monkeypatch.setenv("ERRHINT_DEBUG", "1")
     with pytest.raises(RuntimeError):
         engine.lookup(ValueError("x"))
+
+
+def test_a_dataset_that_cannot_load_raises_dataset_error(monkeypatch: pytest.MonkeyPatch, clean_errhint: None) -> None:
+    """Not [] (nobody would learn why no hint came): the hooks contain the error and say so."""
+    from errhint.data import DatasetError
+
+    monkeypatch.setattr(engine, "load", lambda paths=(): (_ for _ in ()).throw(RuntimeError("load failed")))
+    with pytest.raises(DatasetError, match="load failed"):
+        engine.lookup(ValueError("x"))
+    with pytest.raises(DatasetError, match="load failed"):
+        engine.explain("x")
+
+
+def test_malformed_user_dataset_is_named_and_a_fixed_one_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_errhint: None) -> None:
+    import errhint
+
+    bad = tmp_path / "mine.jsonl"
+    good = record(CANDLE, "the candle crate has not been built with cuda support",
+                  r"the candle crate has not been built with cuda support", id="00000000000000aa")
+    bad.write_text(json.dumps({"record": good}) + "\n" + json.dumps({"record": dict(good, id="00000000000000ab", repo=3)}) + "\n")
+    monkeypatch.setenv("ERRHINT_DATA", str(bad))
+    with pytest.raises(errhint.DatasetError) as err:
+        errhint.lookup(ValueError("the candle crate has not been built with cuda support"))
+    assert str(bad) in str(err.value) and ":2" in str(err.value) and "repo" in str(err.value)
+    with pytest.raises(errhint.DatasetError):
+        errhint.explain("the candle crate has not been built with cuda support")
+    bad.write_text(json.dumps({"record": good}) + "\n")  # fixed: the failed load was not remembered
+    got = errhint.lookup(ValueError("the candle crate has not been built with cuda support"))
+    assert got and got[0].record.id == "00000000000000aa"
 
 
 def test_threads_share_one_load(monkeypatch: pytest.MonkeyPatch, clean_errhint: None) -> None:

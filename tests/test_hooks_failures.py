@@ -148,13 +148,14 @@ def test_fault_leaves_original_output(run: Runner, malformed: Path, fault: str, 
     assert "Error in sys.excepthook" not in on.stderr
 
 
-@pytest.mark.parametrize("fault", ["engine_raises", "engine_recurses"])
-def test_fault_is_reported(run: Runner, fault: str) -> None:
+@pytest.mark.parametrize("fault", ["engine_raises", "engine_recurses", "malformed_data", "dataset_raises"])
+def test_fault_is_reported(run: Runner, malformed: Path, fault: str) -> None:
     """A failure that reaches the hooks is not silent: one line names it.
 
-    (The engine contains dataset errors itself and returns no match, so those add no line.)
+    (A dataset that cannot load makes ``lookup`` raise ``DatasetError``, contained here.)
     """
-    proc = run(FAULTS[fault] + SURFACES["main"])
+    env = {"ERRHINT_DATA": str(malformed)} if fault == "malformed_data" else {}
+    proc = run(FAULTS[fault] + SURFACES["main"], env=env)
     lines = [line for line in proc.stderr.splitlines() if line.startswith("errhint: internal error: ")]
     assert len(lines) == 1, proc.stderr
     assert proc.returncode == 1

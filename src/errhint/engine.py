@@ -9,6 +9,7 @@ Never raises into the caller unless ``ERRHINT_DEBUG`` is set.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from errhint import config, extract, index, normalize, rank
@@ -90,14 +91,31 @@ def load(paths: Sequence[str] = ()) -> Dataset:
 
 
 def dataset() -> Dataset:
+    """The loaded dataset (loaded on first use).
+
+    Raises ``errhint.DatasetError`` when a source cannot be loaded (a malformed user file
+    names its file, line and field). A failed load is not remembered: once the file is
+    fixed, the next call loads it.
+    """
     global _dataset
     ds = _dataset
     if ds is None:
         with _lock:
             if _dataset is None:
-                _dataset = load(config.current().paths)
+                _dataset = _load_or_raise(config.current().paths)
             ds = _dataset
     return ds
+
+
+def _load_or_raise(paths: Sequence[str]) -> Dataset:
+    from errhint.data import DatasetError
+
+    try:
+        return load(paths)
+    except DatasetError:
+        raise
+    except Exception as exc:
+        raise DatasetError(f"cannot load the dataset: {type(exc).__name__}: {exc}") from exc
 
 
 def use(ds: Optional[Dataset]) -> None:
@@ -213,12 +231,18 @@ def _search(ix: LoadedIndex, i: int, text: str) -> Any:
     return m
 
 
-def _match_items(ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evidence) -> List[_Found]:
+def _match_items(
+    ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evidence, until: Optional[float] = None,
+) -> List[_Found]:
+    """Hits for every candidate of every item; ``until`` (a ``perf_counter`` time) stops
+    taking new items once passed (the first item is always taken)."""
     found: List[_Found] = []
     seen_texts = set()
     excluded = _excluded_repos(evidence)
     templates = _templates_for(ds, excluded)
-    for item in items:
+    for n_item, item in enumerate(items):
+        if until is not None and n_item and time.perf_counter() > until:
+            break
         for cand in normalize.candidates(item.text, exc_type=item.exc_type, templates=templates):
             key = (cand.text, cand.variant, item.exc_type)
             if key in seen_texts or not cand.text:
@@ -342,14 +366,24 @@ def _headline_key(f: _Found) -> Any:
     return (f.candidate.message, f.span)
 
 
-def _run(extraction: extract.Extraction, limit: Optional[int], min_score: Optional[float], repos: Optional[Sequence[str]]) -> List[Match]:
+LOOKUP_DEADLINE = 0.2
+"""Seconds after which ``lookup`` takes no new text of the exception graph: a group of 64
+huge Debug messages must not hold an exception hook for seconds (the texts already matched
+still give their hints)."""
+
+
+def _run(
+    extraction: extract.Extraction, limit: Optional[int], min_score: Optional[float],
+    repos: Optional[Sequence[str]], deadline: Optional[float],
+) -> List[Match]:
     opts = config.merged(limit=limit, min_score=min_score, repos=repos)
     ds = dataset()
     if not ds.indexes or not extraction.items:
         return []
     evidence = rank.Evidence(modules=extraction.modules, loaded=rank.loaded_bindings(), labels=ds.labels())
+    until = None if deadline is None else time.perf_counter() + deadline
     with index.RegexBudget():  # hostile user patterns cannot add up over many texts
-        found = _match_items(ds, extraction.items, evidence)
+        found = _match_items(ds, extraction.items, evidence, until)
     return _rank(ds, found, limit=opts.limit, min_score=opts.min_score, repos=opts.repos)
 
 
@@ -372,9 +406,13 @@ def lookup(
     """Records that explain ``exc`` (its whole cause/context/group graph), best first.
 
     Empty when nothing is a credible match. Defaults come from ``errhint.config``.
+    Raises ``errhint.DatasetError`` only when the dataset cannot be loaded (a malformed
+    user dataset must not be silently ignored); every other failure gives [].
     """
+    dataset()
+
     def run() -> List[Match]:
-        return _run(extract.from_exception(exc), limit, min_score, repos)
+        return _run(extract.from_exception(exc), limit, min_score, repos, LOOKUP_DEADLINE)
 
     return _guarded(run)
 
@@ -387,8 +425,11 @@ def explain(
     min_score: Optional[float] = None,
     repos: Optional[Sequence[str]] = None,
 ) -> List[Match]:
-    """Like ``lookup`` for raw text: one message or a whole pasted traceback."""
+    """Like ``lookup`` for raw text: one message or a whole pasted traceback (no time bound
+    over its texts: a user who pastes a big log waits for every hint)."""
+    dataset()
+
     def run() -> List[Match]:
-        return _run(extract.from_text(str(text), exc_type), limit, min_score, repos)
+        return _run(extract.from_text(str(text), exc_type), limit, min_score, repos, None)
 
     return _guarded(run)

@@ -149,7 +149,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
                 timeout=300,
             )
             output = proc.stdout.decode("utf-8", errors="replace")
-            hinted = NOTE_MARKER in output
+            # a hint, not errhint's one-line report of its own failure (e.g. a malformed ERRHINT_DATA)
+            hinted = NOTE_MARKER in output.replace(NOTE_MARKER + " internal error:", "")
             results.append(
                 {
                     "name": sc.name,
