@@ -524,3 +524,13 @@ def test_real_pyburn_panic_in_process(engine_dataset) -> None:  # type: ignore[n
     assert type(exc).__name__ == "PanicException"
     top = engine.lookup(exc)[0]
     assert top.record.repo == BURN and top.captures["op"] == "Sum" and top.captures["dim"] == "5"
+
+
+def test_key_error_message_matches_its_record(clean_errhint: None) -> None:
+    """candle's ``Module.__setattr__`` raises ``KeyError('module name can\\'t contain ".", ...')``."""
+    from errhint import data
+
+    if data.shipped_index() is None:
+        pytest.skip("the shipped dataset is not built")
+    got = engine.lookup(KeyError('module name can\'t contain ".", got: a.b'))
+    assert got and got[0].record.id == "a9660d1f1f5f0f47" and got[0].captures["name"] == "a.b"

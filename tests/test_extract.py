@@ -194,3 +194,20 @@ def test_type_name() -> None:
         pass
 
     assert extract.type_name(Local).endswith("test_type_name.<locals>.Local")
+
+
+def test_key_error_text_is_its_argument_not_its_repr() -> None:
+    """``str(KeyError("a \\"b\\""))`` is the repr (quotes, escapes); the message is the argument."""
+    message = 'module name can\'t contain ".", got: a.b'
+    assert [i.text for i in extract.from_exception(KeyError(message)).items] == [message]
+
+    class Lookup(KeyError):
+        pass
+
+    class Shown(KeyError):
+        def __str__(self) -> str:
+            return "own text"
+
+    assert extract.from_exception(Lookup(message)).items[0].text == message
+    assert extract.from_exception(Shown(message)).items[0].text == "own text"
+    assert extract.from_exception(KeyError("a", "b")).items[0].text == str(KeyError("a", "b"))

@@ -50,8 +50,16 @@ def type_name(exc_type: type) -> str:
 
 
 def safe_str(exc: BaseException) -> str:
-    """``str(exc)`` as a plain str, or UNPRINTABLE when ``__str__`` fails in any way."""
+    """``str(exc)`` as a plain str, or UNPRINTABLE when ``__str__`` fails in any way.
+
+    A ``KeyError`` with one str argument gives that argument: its ``str()`` is the repr
+    (quotes and escapes added), which no message pattern matches.
+    """
     try:
+        if isinstance(exc, KeyError) and type(exc).__str__ is KeyError.__str__:
+            args = exc.args
+            if len(args) == 1 and type(args[0]) is str:
+                return args[0]
         text = str(exc)
         if type(text) is not str:
             # a str subclass may override slicing/strip; a non-str makes str() raise anyway

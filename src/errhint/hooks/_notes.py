@@ -21,6 +21,7 @@ NOTES_SHOWN = sys.version_info >= (3, 11)
 (see ``hook_shows_notes`` and ``traceback_shows_notes``)."""
 
 _MAX_CHAIN = 64
+_MISSING = object()
 
 
 def is_marked(exc: BaseException) -> bool:
@@ -71,6 +72,11 @@ def chain_notes(exc: BaseException) -> List[str]:
 
 
 def _attach(exc: BaseException, notes: List[str]) -> None:
+    """Add ``notes``; a ``__notes__`` the user set to something other than a list (a tuple,
+    None) cannot take notes, and it is theirs: leave it alone, silently."""
+    present = exc.__dict__.get("__notes__", _MISSING)
+    if present is not _MISSING and not isinstance(present, list):
+        return
     if "__notes__" not in exc.__dict__:
         # object.__setattr__ also works for exception classes that forbid setattr (frozen dataclasses)
         object.__setattr__(exc, "__notes__", [])
