@@ -534,3 +534,42 @@ def test_key_error_message_matches_its_record(clean_errhint: None) -> None:
         pytest.skip("the shipped dataset is not built")
     got = engine.lookup(KeyError('module name can\'t contain ".", got: a.b'))
     assert got and got[0].record.id == "a9660d1f1f5f0f47" and got[0].captures["name"] == "a.b"
+
+
+def _use(recs: List[Dict[str, Any]]) -> None:
+    engine.use(engine.Dataset([index.LoadedIndex(index.build_index(recs))], families={}))
+
+
+def test_a_specialised_construction_needs_the_debug_fields_it_fixes() -> None:
+    """A Debug form no template rebuilds falls back to the records of its variant; the
+    scatter-add construction is not one of them when the value says ``op: "matmul"``."""
+    from engine_support import variant
+
+    shape = variant("Error", "ShapeMismatchBinaryOp", "struct", [("lhs", True), ("rhs", True), ("op", False)],
+                    "shape mismatch in {op}, lhs: {lhs:?}, rhs: {rhs:?}")
+    enum_rec = record(CANDLE, "shape mismatch in {op}, lhs: {lhs:?}, rhs: {rhs:?}",
+                      r"shape mismatch in (?P<op>.+?), lhs: (?P<lhs>.+?), rhs: (?P<rhs>[^\n]+)",
+                      site_kind="error_variant", variant=shape)
+    scatter = record(CANDLE, "shape mismatch in scatter-add, lhs: {lhs:?}, rhs: {rhs:?}",
+                     r"shape mismatch in scatter-add, lhs: (?P<lhs>.+?), rhs: (?P<rhs>[^\n]+)",
+                     site_kind="variant_construction", variant=shape)
+    _use([enum_rec, scatter])
+    try:
+        text = 'ShapeMismatchBinaryOp { lhs: [2, 2], rhs: [3], op: "%s", extra: 1 }'
+        assert scatter["id"] not in ids(engine.explain(text % "matmul", min_score=0.0))
+        assert enum_rec["id"] in ids(engine.explain(text % "matmul", min_score=0.0))
+        assert scatter["id"] in ids(engine.explain(text % "scatter-add", min_score=0.0))
+    finally:
+        engine.reset()
+
+
+def test_a_generic_record_ranks_below_a_specific_one_of_the_same_text() -> None:
+    a = record(CANDLE, "dim {d} out of range for {op}", r"dim (?P<d>\S+?) out of range for (?P<op>[^\n]+)", id="0000000000000001")
+    b = record(CANDLE, "dim {} out of range for {}", r"dim (?P<d>.+?) out of range for (?P<op>[^\n]+)", id="0000000000000002")
+    for generic in (a, b):
+        _use([dict(r, generic=True) if r is generic else r for r in (a, b)])
+        try:
+            top = engine.explain("dim 5 out of range for narrow")[0]
+            assert top.record.id != generic["id"] and top.also == (generic["id"],)
+        finally:
+            engine.reset()

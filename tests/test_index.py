@@ -348,3 +348,17 @@ def _on_word_boundaries(text: str, start: int, end: int) -> bool:
     return (start == 0 or not word(text[start - 1]) or not word(text[start])) and (
         end == len(text) or not word(text[end]) or not word(text[end - 1])
     )
+
+
+def test_variant_field_types_reach_the_runtime_table() -> None:
+    """``variant.fields[i].type`` (from the builder) is kept, so a nested value is read with
+    the enum its wrapper's field names; entries without types still load."""
+    wrapper = {"repo": "huggingface/candle", "variant": {
+        "enum": "Error", "name": "SafeTensor", "shape": "tuple", "display": None, "transparent": True,
+        "fields": [{"name": "0", "debug": False, "type": "safetensors::SafeTensorError"}]}}
+    plain = {"repo": "r/r", "variant": {"enum": "E", "name": "V", "shape": "tuple", "display": "v {0}",
+                                        "transparent": False, "fields": [{"name": "0", "debug": False}]}}
+    loaded = LoadedIndex(build_index([], variants=[wrapper, plain]))
+    info = loaded.variants("SafeTensor")[0]
+    assert info.types == ("safetensors::SafeTensorError",) and info.field_enum("0") == "SafeTensorError"
+    assert loaded.variants("V")[0].types == (None,) and loaded.variants("V")[0].field_enum("0") is None

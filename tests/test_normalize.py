@@ -242,3 +242,23 @@ def test_texts_are_cut_to_bounded_length() -> None:
 
 def test_empty_and_whitespace_give_nothing() -> None:
     assert candidates("   \n ", exc_type="ValueError") == []
+
+
+def test_a_wrapper_fields_rust_type_chooses_the_nested_enum() -> None:
+    """``Wrap(#[from] other::OtherError)``: a nested ``Invalid`` is read with OtherError's
+    template even when a binding's main ``Error`` enum has a variant of that name too."""
+    main = VariantInfo("tracel-ai/burn", "Error", "Invalid", "unit", (), "burn: invalid", False)
+    dep = VariantInfo("o/other", "OtherError", "Invalid", "unit", (), "other: invalid", False)
+    wrap = VariantInfo("huggingface/candle", "Error", "Wrap", "tuple", (("0", False),), None, True,
+                       ("other::OtherError",))
+    shown = VariantInfo("huggingface/candle", "Error", "Shown", "tuple", (("0", False),), "shown: {0}", False,
+                        ("other::OtherError",))
+    table = {"Invalid": [main, dep], "Wrap": [wrap], "Shown": [shown]}
+    templates = lambda n: table.get(n, [])  # noqa: E731
+    assert candidates("Wrap(Invalid)", exc_type="ValueError", templates=templates)[0].text == "other: invalid"
+    assert candidates("Shown(Invalid)", exc_type="ValueError", templates=templates)[0].text == "shown: other: invalid"
+    nested = [c for c in candidates("Shown(Invalid)", exc_type="ValueError", templates=templates) if c.variant == "Invalid"]
+    assert nested[0].text == "other: invalid" and nested[0].repo_hint == "o/other"
+    # without a type, a bare name inside a transparent wrapper prints as itself (it may be data)
+    untyped = {**table, "Wrap": [wrap._replace(types=())]}
+    assert candidates("Wrap(Invalid)", exc_type="ValueError", templates=lambda n: untyped.get(n, []))[0].text == "Invalid"

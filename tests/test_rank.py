@@ -120,3 +120,23 @@ def test_installed_labels_maps_bindings_to_repos() -> None:
     got = rank.installed_labels(lambda repo: labels.get(repo, []), versions.get)
     assert got == {CANDLE: "0.4.2", BURN: "v0.18.0", rank.WRAP_BURN: "v0.1.7"}
     assert rank.installed_labels(lambda repo: labels.get(repo, []), lambda d: None) == {}
+
+
+def test_the_release_the_installed_binding_pulls_in_wins() -> None:
+    """safetensors 0.4 (pulled in by candle 0.4.2) over 0.7 (burn 0.20, candle 0.11), whatever
+    the order of ``pulledInBy``."""
+    ev = Evidence(labels={CANDLE: "0.4.2", BURN: "v0.18.0"})
+    dep = dict(repo="huggingface/safetensors", versions=("v0.4.1",))
+    pulled = hit(pulled_in_by=("tracel-ai/burn@v0.20.0", "huggingface/candle@0.4.2"), **dep)
+    newer = hit(pulled_in_by=("tracel-ai/burn@v0.20.0", "huggingface/candle@0.11.0"), **dep)
+    unrelated = hit(pulled_in_by=(), **dep)
+    assert rank.raw_score(pulled, ev) > rank.raw_score(unrelated, ev) > rank.raw_score(newer, ev)
+    longer_newer = hit(pulled_in_by=("huggingface/candle@0.11.0",), **dict(dep, literal_chars=34))
+    assert rank.raw_score(hit(pulled_in_by=("huggingface/candle@0.4.2",), **dict(dep, literal_chars=16)), ev) > rank.raw_score(longer_newer, ev)
+
+
+def test_generic_records_rank_below_specific_ones() -> None:
+    specific = hit(literal_chars=20)
+    generic = hit(literal_chars=28, generic=True)
+    assert rank.raw_score(specific, NONE) > rank.raw_score(generic, NONE)
+    assert score(generic, NONE) >= 0.5  # still a credible hint on its own

@@ -191,6 +191,7 @@ def _hit(
         from_variant=bool(cand.variant),
         depth=item.depth,
         weight=cand.weight,
+        generic=meta.generic,
     )
 
 
@@ -229,6 +230,18 @@ def _search(ix: LoadedIndex, i: int, text: str) -> Any:
         if better is not None:
             return better
     return m
+
+
+def _fields_agree(meta: index.RowMeta, cand: normalize.Candidate) -> bool:
+    """A specialised construction (op fixed to ``scatter-add``) is not the error of a Debug
+    value whose field says otherwise (``op: "matmul"``)."""
+    if not meta.construction or not cand.captures:
+        return True
+    for name, value in meta.construction.items():
+        seen = cand.captures.get(name)
+        if seen is not None and seen != value:
+            return False
+    return True
 
 
 def _match_items(
@@ -272,7 +285,7 @@ def _match_items(
                 kind = "variant-mismatch" if templates(cand.variant) else "variant"
                 for n, ix in enumerate(ds.indexes):
                     for i in ix.variant_rows(cand.variant):
-                        if ix.meta(i).repo not in excluded:
+                        if ix.meta(i).repo not in excluded and _fields_agree(ix.meta(i), cand):
                             hit = _hit(ix, i, cand, item, kind, 0.0)
                             found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, (), "variant"))
     return found

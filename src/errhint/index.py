@@ -444,7 +444,10 @@ def build_index(
 
 
 def _variant_entry(repo: str, variant: Mapping[str, Any]) -> list:
-    fields = [[str(f.get("name", "")), bool(f.get("debug", False))] for f in variant.get("fields") or ()]
+    fields = [
+        [str(f.get("name", "")), bool(f.get("debug", False))] + ([str(f["type"])] if f.get("type") else [])
+        for f in variant.get("fields") or ()
+    ]
     return [
         repo,
         str(variant.get("enum", "")),
@@ -469,6 +472,15 @@ class VariantInfo(NamedTuple):
     fields: Tuple[Tuple[str, bool], ...]
     display: Optional[str]
     transparent: bool
+    types: Tuple[Optional[str], ...] = ()
+    """Rust type of each field as written (``safetensors::SafeTensorError``), None if unknown."""
+
+    def field_enum(self, name: str) -> Optional[str]:
+        """The enum a field's value belongs to, from its type (``SafeTensorError``), or None."""
+        for (field, _), typ in zip(self.fields, self.types):
+            if field == name and typ:
+                return typ.split("<", 1)[0].rsplit("::", 1)[-1].strip() or None
+        return None
 
 
 _MISSING = object()
@@ -573,11 +585,57 @@ class RowMeta(NamedTuple):
     versions: Tuple[str, ...]
     pulled_in_by: Tuple[str, ...]
     pattern: str
+    generic: bool = False
+    construction: Optional[Mapping[str, str]] = None
+    """For a specialised construction (``siteKind`` ``variant_construction``): the values its
+    message fixes where the variant's Display template has a placeholder (``{"op": "matmul"}``)."""
 
 
 def _json(value: Any) -> Any:
     """Decode a table stored as a JSON string (decoded lazily); other values pass through."""
     return json.loads(value) if isinstance(value, str) else value
+
+
+_TEMPLATE_PART = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*|\d+)?(?::[^{}]*)?\}")
+
+
+def _fixed_values(rec: Mapping[str, Any]) -> Optional[Mapping[str, str]]:
+    """The field values a specialised construction's message fixes, found by reading its
+    ``errorMessage`` with the variant's Display template: Display ``shape mismatch in {op}, ..``
+    and message ``shape mismatch in scatter-add, ..`` give ``{"op": "scatter-add"}``."""
+    variant = rec.get("variant")
+    if rec.get("siteKind") != "variant_construction" or not isinstance(variant, Mapping):
+        return None
+    display, message = variant.get("display"), rec.get("errorMessage")
+    if not isinstance(display, str) or not isinstance(message, str):
+        return None
+    parts: List[str] = []
+    names: List[str] = []
+    pos = positional = 0
+    for m in _TEMPLATE_PART.finditer(display):
+        parts.append(re.escape(display[pos : m.start()]))
+        pos = m.end()
+        if m.group() in ("{{", "}}"):
+            parts.append(re.escape(m.group()[0]))
+            continue
+        name = m.group(1)
+        if name is None:
+            name, positional = str(positional), positional + 1
+        names.append(name)
+        parts.append(f"(?P<g{len(names) - 1}>.*?)")
+    parts.append(re.escape(display[pos:]))
+    try:
+        found = re.fullmatch("".join(parts), message, re.DOTALL)
+    except re.error:
+        return None
+    if found is None:
+        return None
+    fixed = {}
+    for n, name in enumerate(names):
+        value = found.group(f"g{n}")
+        if value and "{" not in value:  # a placeholder of the message: not fixed
+            fixed["f" + name if name.isdigit() else name] = value
+    return fixed or None
 
 
 class LoadedIndex:
@@ -668,7 +726,10 @@ class LoadedIndex:
         if self._variants is None:
             table: Dict[str, List[VariantInfo]] = {}
             for repo, enum, vname, shape, fields, display, transparent in _json(self._data.get("variants", [])):
-                info = VariantInfo(repo, enum, vname, shape, tuple((f, bool(d)) for f, d in fields), display, bool(transparent))
+                info = VariantInfo(
+                    repo, enum, vname, shape, tuple((f[0], bool(f[1])) for f in fields), display, bool(transparent),
+                    tuple(f[2] if len(f) > 2 else None for f in fields),
+                )
                 table.setdefault(vname, []).append(info)
             self._variants = table
         return self._variants.get(name, [])
@@ -695,6 +756,8 @@ class LoadedIndex:
                 versions=tuple(str(v) for v in rec.get("versions") or ()),
                 pulled_in_by=tuple(str(p) for p in rec.get("pulledInBy") or ()),
                 pattern=str(rec.get("messagePattern") or ""),
+                generic=rec.get("generic") is True,
+                construction=_fixed_values(rec),
             )
             self._meta[i] = found
         return found

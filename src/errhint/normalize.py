@@ -145,11 +145,15 @@ def repo_of_location(location: Optional[str]) -> Optional[str]:
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*|\d+)?(?::(?P<spec>[^{}]*))?\}")
 
 
-def render_display(template: str, values: Mapping[str, Value], templates: Templates, depth: int = 0) -> Optional[str]:
+def render_display(
+    template: str, values: Mapping[str, Value], templates: Templates, depth: int = 0,
+    enums: Mapping[str, Optional[str]] = _EMPTY,
+) -> Optional[str]:
     """Rebuild a thiserror/Display message from ``template`` and the Debug field values.
 
     ``{f}`` takes the value's Display (a string unquoted, a nested variant rebuilt in turn),
     ``{f:?}`` keeps its Debug text.  None when a placeholder names an unknown field.
+    ``enums``: field name -> the enum its type names, to read a nested variant with.
     """
     out: List[str] = []
     pos = 0
@@ -172,7 +176,7 @@ def render_display(template: str, values: Mapping[str, Value], templates: Templa
         if value is None:
             return None
         spec = m.group("spec") or ""
-        out.append(value.raw if "?" in spec else display_of(value, templates, depth + 1))
+        out.append(value.raw if "?" in spec else display_of(value, templates, depth + 1, want=enums.get(name)))
     out.append(template[pos:])
     return "".join(out)
 
@@ -191,14 +195,21 @@ def _compatible(info: VariantInfo, value: Value) -> bool:
     return True
 
 
-def renderings(value: Value, templates: Templates, depth: int = 0, nested: bool = False) -> List[Tuple[str, VariantInfo]]:
+def _enums(info: VariantInfo) -> Mapping[str, Optional[str]]:
+    return {name: info.field_enum(name) for name, _ in info.fields} if info.types else _EMPTY
+
+
+def renderings(
+    value: Value, templates: Templates, depth: int = 0, nested: bool = False, want: Optional[str] = None,
+) -> List[Tuple[str, VariantInfo]]:
     """Distinct Display texts of a variant value, one per compatible known template.
 
     At the top, a main ``Error`` enum's template comes first: what a binding raises is its
     crate's ``Error`` (candle-core's ``UnsupportedDTypeForOp``), while a same-named variant of
     a helper enum (candle-metal-kernels' ``MetalKernelError``) reaches Python only nested.
     Nested in another error (``SafeTensor(TensorNotFound(..))``), a dependency crate's
-    template comes first: wrappers carry foreign errors, not another binding's.
+    template comes first: wrappers carry foreign errors, not another binding's. ``want``
+    (the enum the enclosing field's Rust type names, ``SafeTensorError``) comes before both.
     """
     if depth > MAX_VARIANT_DEPTH:
         return []
@@ -206,18 +217,23 @@ def renderings(value: Value, templates: Templates, depth: int = 0, nested: bool 
     out: List[Tuple[str, VariantInfo]] = []
     seen = set()
     if nested:
-        order = sorted(templates(name), key=lambda info: (info.repo in BINDING_REPOS, info.enum != "Error"))
+        order = sorted(templates(name), key=lambda info: (info.enum != want, info.repo in BINDING_REPOS, info.enum != "Error"))
     else:
-        order = sorted(templates(name), key=lambda info: info.enum != "Error")
+        order = sorted(templates(name), key=lambda info: (info.enum != want, info.enum != "Error"))
     for info in order:
         if not _compatible(info, value):
             continue
         text: Optional[str] = None
         values = value.named_values()
         if info.transparent and len(values) == 1:
-            text = display_of(next(iter(values.values())), templates, depth + 1)
+            field, inner = next(iter(values.items()))
+            text = display_of(inner, templates, depth + 1, want=info.field_enum(field))
         elif info.display is not None:
-            text = render_display(info.display, values, templates, depth)
+            text = render_display(info.display, values, templates, depth, _enums(info))
+        elif nested:
+            # no Display template: the enum's Display prints its Debug (safetensors < 0.7), so
+            # the nested Debug text is this variant's message
+            text = value.raw
         if text is not None and text not in seen:
             seen.add(text)
             out.append((text, info))
@@ -226,12 +242,12 @@ def renderings(value: Value, templates: Templates, depth: int = 0, nested: bool 
     return out
 
 
-def display_of(value: Value, templates: Templates, depth: int = 0) -> str:
+def display_of(value: Value, templates: Templates, depth: int = 0, want: Optional[str] = None) -> str:
     """What ``{value}`` prints: strings unquoted, known variants rebuilt, the rest as Debug."""
-    if value.kind in ("str", "char", "atom"):
-        return value.text
+    if value.kind in ("str", "char") or (value.kind == "atom" and want is None):
+        return value.text  # a bare name is data (``I64``) unless a field type says it is an error
     if value.is_variant and depth <= MAX_VARIANT_DEPTH:
-        found = renderings(value, templates, depth, nested=True)
+        found = renderings(value, templates, depth, nested=True, want=want)
         if found:
             return found[0][0]
         if value.kind == "variant" and value.shape == "tuple" and len(value.items) == 1:
@@ -271,10 +287,12 @@ def debug_candidates(
     depth: int = 0,
     weight: float = 1.0,
     nested: bool = False,
+    want: Optional[str] = None,
 ) -> List[Candidate]:
     """Candidates for a Debug value: peel wrappers, unquote strings, rebuild variants.
 
-    ``nested``: the value is the payload of another error (not a wrapper's ``inner``)."""
+    ``nested``: the value is the payload of another error (not a wrapper's ``inner``);
+    ``want``: the enum the enclosing field's type names (its templates are tried first)."""
     caps = dict(captures or {})
     if depth > MAX_VARIANT_DEPTH:
         return []
@@ -307,23 +325,29 @@ def debug_candidates(
 
     fields = {("f" + k if k.isdigit() else k): display_of(v, templates) for k, v in value.named_values().items()}
     fields.update(caps)
-    found = renderings(value, templates, nested=nested)
+    found = renderings(value, templates, nested=nested, want=want)
     for n, (text, info) in enumerate(found):
+        # another enum's same-named variant is a weaker reading; another release of the same
+        # enum is as likely (ranking decides by the installed binding's release)
+        same_enum = n == 0 or (info.repo, info.enum) == (found[0][1].repo, found[0][1].enum)
         out.append(
             _candidate(
                 text, error_type=error_type, form="debug", variant=name, captures=fields,
-                weight=weight if n == 0 else weight * 0.9, repo_hint=info.repo or None, alt=value.raw,
+                weight=weight if same_enum else weight * 0.9, repo_hint=info.repo or None, alt=value.raw,
             )
         )
     if not found:
         out.append(_candidate(value.raw, message=value.raw, error_type=error_type, form="debug", variant=name, captures=fields, weight=weight))
     wrapper = value.kind == "variant" and value.shape == "tuple" and len(value.items) == 1
-    for child in value.named_values().values():  # nested errors: SafeTensor(InvalidOffset("w"))
+    for field, child in value.named_values().items():  # nested errors: SafeTensor(InvalidOffset("w"))
         # A bare name is a nested unit error only as the payload of a wrapper such as
         # SafeTensor(HeaderTooSmall), and only if the dataset knows it; elsewhere it is data
         # (``I64`` is a DType, ``kind: NotFound`` an io::ErrorKind).
         if child.kind == "variant" or (wrapper and child.is_variant and templates(child.text)):
-            out.extend(debug_candidates(child, templates, error_type=error_type, depth=depth + 1, weight=weight * 0.95, nested=True))
+            child_enum = found[0][1].field_enum(field) if found else None
+            out.extend(debug_candidates(
+                child, templates, error_type=error_type, depth=depth + 1, weight=weight * 0.95, nested=True, want=child_enum,
+            ))
     return out
 
 

@@ -32,6 +32,10 @@ PANIC_TYPES = ("PanicException",)
 RUST_EXCEPTION_TYPES = frozenset({"ValueError", "RuntimeError", "Exception", "TypeError", "PanicException", "OSError"})
 """Builtin classes a binding turns a returned Rust error into (or a user re-raises it as)."""
 
+GENERIC_PENALTY = 0.06
+"""More than the literal-text term separates two templates of similar length, so a specific
+record wins over a ``generic: true`` one whatever their lengths; still a credible match alone."""
+
 PANIC_SITE_KINDS = frozenset(
     {"panic", "unimplemented", "todo", "unreachable", "assert", "assert_eq", "expect", "tensor_check"}
 )
@@ -94,6 +98,9 @@ class Hit(NamedTuple):
     matches its text by coincidence."""
     depth: int
     weight: float
+    generic: bool = False
+    """The record is marked over-generic (its pattern also matches more specific records'
+    messages): it ranks below a specific match of the same text."""
 
 
 def loaded_bindings() -> FrozenSet[str]:
@@ -173,6 +180,8 @@ def raw_score(hit: Hit, evidence: Evidence) -> float:
     s += _repo_term(hit, evidence)
     s += _version_term(hit, evidence)
     s -= 0.02 * min(hit.depth, 3)
+    if hit.generic:
+        s -= GENERIC_PENALTY
     return s * hit.weight
 
 
@@ -215,8 +224,14 @@ def _version_term(hit: Hit, evidence: Evidence) -> float:
         if not hit.versions:
             return 0.0
         return 0.04 if labels[hit.repo] in hit.versions else -0.03
+    # A dependency crate's record: the release the installed binding pulls in beats other
+    # releases of the crate (candle 0.4.2 pulls safetensors 0.4, whose errors read otherwise
+    # than 0.7's).
+    installed_parent = False
     for parent in hit.pulled_in_by:
         repo, _, version = parent.partition("@")
         if repo in labels:
-            return 0.04 if version == labels[repo] else 0.0
-    return 0.0
+            if version == labels[repo]:
+                return 0.06
+            installed_parent = True
+    return -0.03 if installed_parent else 0.0
