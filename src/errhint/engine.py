@@ -144,11 +144,6 @@ class _Found(NamedTuple):
     span: Tuple[int, int] = (0, 0)
 
 
-def _literal_matched(m: Any) -> int:
-    """Literal text a match covered: its span minus what its groups captured."""
-    return (m.end() - m.start()) - sum(len(v) for v in m.groupdict().values() if v)
-
-
 def _coverage(text: str, m: Any, literal: int, site_kind: Optional[str]) -> Tuple[str, float]:
     """``full`` when the match spans its lines; else ``partial`` and the share of those lines
     the pattern's literal text explains (a group can swallow anything, so it does not count)."""
@@ -256,11 +251,14 @@ def _match_items(
     for n_item, item in enumerate(items):
         if until is not None and n_item and time.perf_counter() > until:
             break
+        taken: Dict[str, float] = {}  # Debug text -> weight of its reading a pattern fully took
         for cand in normalize.candidates(item.text, exc_type=item.exc_type, templates=templates):
             key = (cand.text, cand.variant, item.exc_type)
             if key in seen_texts or not cand.text:
                 continue
             seen_texts.add(key)
+            if cand.alt is not None and taken.get(cand.alt, 0.0) > cand.weight:
+                continue  # a weaker rival reading of a Debug value already explained (metal's enum)
             tokens = index.text_tokens(cand.text)
             matched = False
             for n, ix in enumerate(ds.indexes):
@@ -269,14 +267,16 @@ def _match_items(
                     if m is None:
                         continue
                     matched = True
-                    literal = _literal_matched(m)
+                    groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
+                    literal = (m.end() - m.start()) - sum(len(v) for _, v in groups)
                     kind, coverage = _coverage(cand.text, m, literal, ix.meta(i).site_kind)
-                    if kind == "full" and _unbalanced(m):
+                    if kind == "full" and any(not index.balanced_value(v) for _, v in groups):
                         # only matches by cutting a value inside its brackets: the pattern
                         # explains its literal text, not the message
                         kind, coverage = "partial", min(1.0, literal / (len(cand.text.strip()) or 1))
+                    if kind == "full" and cand.alt is not None:
+                        taken[cand.alt] = max(taken.get(cand.alt, 0.0), cand.weight)
                     hit = _hit(ix, i, cand, item, kind, coverage, literal)
-                    groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
                     found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, groups, kind, m.span()))
             if cand.variant and not matched:
                 # No pattern took the (rebuilt) message: records of the same variant are what is
@@ -365,8 +365,8 @@ def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, rep
             dupes.setdefault(n, []).append(f)
     return [
         _to_match(ds, f, dupes.get(n, ()))
-        for n, f in enumerate(kept[:limit])
-        if rank.clamp(f.score) >= min_score
+        for n, f in enumerate(kept)
+        if n < limit and rank.clamp(f.score) >= min_score
     ]
 
 
