@@ -655,6 +655,7 @@ class LoadedIndex:
         self.dataset_version: str = data.get("datasetVersion", "")
         self._repo_labels: Mapping[str, List[str]] = data.get("repoLabels", {})
         self._variants: Optional[Dict[str, List[VariantInfo]]] = None
+        self._raw_variants: Dict[str, List[Any]] = {}
         self._by_variant: Optional[Mapping[str, List[int]]] = None
         self._inline: Optional[List[Mapping[str, Any]]] = data.get("inline")
         self._records: Dict[int, Mapping[str, Any]] = {}
@@ -724,15 +725,21 @@ class LoadedIndex:
     def variants(self, name: str) -> List[VariantInfo]:
         """Templates of every variant called ``name`` (decoded on first use)."""
         if self._variants is None:
-            table: Dict[str, List[VariantInfo]] = {}
-            for repo, enum, vname, shape, fields, display, transparent in _json(self._data.get("variants", [])):
-                info = VariantInfo(
+            raw: Dict[str, List[Any]] = {}
+            for entry in _json(self._data.get("variants", [])):
+                raw.setdefault(entry[2], []).append(entry)
+            self._raw_variants = raw
+            self._variants = {}
+        found = self._variants.get(name)
+        if found is None:  # built per name: the whole table costs ~5 ms on the first lookup
+            found = []
+            for repo, enum, vname, shape, fields, display, transparent in self._raw_variants.get(name, ()):
+                found.append(VariantInfo(
                     repo, enum, vname, shape, tuple((f[0], bool(f[1])) for f in fields), display, bool(transparent),
                     tuple(f[2] if len(f) > 2 else None for f in fields),
-                )
-                table.setdefault(vname, []).append(info)
-            self._variants = table
-        return self._variants.get(name, [])
+                ))
+            self._variants[name] = found
+        return found
 
     def labels(self, repo: str) -> List[str]:
         """Every release label this index knows for ``repo``."""
