@@ -573,3 +573,17 @@ def test_a_generic_record_ranks_below_a_specific_one_of_the_same_text() -> None:
             assert top.record.id != generic["id"] and top.also == (generic["id"],)
         finally:
             engine.reset()
+
+
+def test_a_user_record_of_the_same_headline_is_the_one_shown() -> None:
+    """Two records fully matching one message are one hint; a user dataset's record wins it."""
+    shipped = record(CANDLE, "unsupported dtype {0:?} for op {1}", r"unsupported dtype (?P<f0>.+?) for op (?P<f1>[^\n]+)")
+    mine = record(CANDLE, "unsupported dtype {} for op matmul", r"unsupported dtype (?P<d>\S+) for op matmul", id="00000000000000cc")
+    user_ix = index.LoadedIndex(index.build_index([mine]))
+    shipped_ix = index.LoadedIndex(index.build_index([shipped]))
+    engine.use(engine.Dataset([user_ix, shipped_ix], families={}, user=[True, False]))
+    try:
+        got = engine.explain("unsupported dtype I64 for op matmul", min_score=0.0)
+        assert [m.record.id for m in got] == ["00000000000000cc"] and got[0].also == (shipped["id"],)
+    finally:
+        engine.reset()

@@ -144,6 +144,20 @@ class _Found(NamedTuple):
     span: Tuple[int, int] = (0, 0)
 
 
+def _literal_covered(m: Any) -> int:
+    """The text a match covered outside every capturing group (named or not: an unnamed
+    ``(\w+\s?)*`` explains nothing); overlapping group spans are counted once."""
+    start, end = m.span()
+    covered, reach = 0, start
+    for a, b in sorted(m.regs[1:]):
+        if a < 0 or b <= reach:
+            continue
+        a = max(a, reach)
+        covered += b - a
+        reach = b
+    return (end - start) - covered
+
+
 def _coverage(text: str, m: Any, literal: int, site_kind: Optional[str]) -> Tuple[str, float]:
     """``full`` when the match spans its lines; else ``partial`` and the share of those lines
     the pattern's literal text explains (a group can swallow anything, so it does not count)."""
@@ -268,7 +282,7 @@ def _match_items(
                         continue
                     matched = True
                     groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
-                    literal = (m.end() - m.start()) - sum(len(v) for _, v in groups)
+                    literal = _literal_covered(m)
                     kind, coverage = _coverage(cand.text, m, literal, ix.meta(i).site_kind)
                     if kind == "full" and any(not index.balanced_value(v) for _, v in groups):
                         # only matches by cutting a value inside its brackets: the pattern
@@ -361,6 +375,10 @@ def _rank(ds: Dataset, found: List[_Found], *, limit: int, min_score: float, rep
             if key is not None:
                 first[key] = len(kept)
             kept.append(f)
+        elif ds.user[f.ix] and not ds.user[kept[n].ix]:
+            # the user's own record of this error is the one shown (at the group's best score)
+            dupes.setdefault(n, []).append(kept[n])
+            kept[n] = f._replace(score=kept[n].score)
         else:
             dupes.setdefault(n, []).append(f)
     return [

@@ -51,6 +51,9 @@ FIELDS: Dict[str, Any] = {
     "versions": None,
     "variant": None,
     "pulledInBy": None,
+    "raisedAt": None,
+    "siteKindByVersion": None,
+    "generic": None,
 }
 
 _CAMEL_PART = re.compile(r"_([a-z0-9])")
