@@ -146,7 +146,7 @@ class _Found(NamedTuple):
 
 def _literal_covered(m: Any) -> int:
     """The text a match covered outside every capturing group (named or not: an unnamed
-    ``(\w+\s?)*`` explains nothing); overlapping group spans are counted once."""
+    ``(\\w+\\s?)*`` explains nothing); overlapping group spans are counted once."""
     start, end = m.span()
     covered, reach = 0, start
     for a, b in sorted(m.regs[1:]):
