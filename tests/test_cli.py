@@ -244,3 +244,21 @@ def test_no_color_in_a_child_even_with_force_color(cli_data: Path) -> None:
     assert "\x1b[" in forced.stdout
     both = run_module("explain", "--data", str(cli_data), CANDLE_DTYPE, env=child_env(FORCE_COLOR="1", NO_COLOR="1"))
     assert "\x1b[" not in both.stdout and DTYPE_MARK in both.stdout
+
+
+def test_a_malformed_env_dataset_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from errhint import config, data
+    from errhint.cli import main
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{nope\n", encoding="utf-8")
+    monkeypatch.setenv("ERRHINT_DATA", str(bad))
+    config.reset()
+    data.clear_cache()
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    for command in (["explain", "unsupported dtype I64 for op matmul"], ["scan", str(bad)]):
+        assert main(command) == 2
+    lines = [line for line in err.getvalue().splitlines() if line]
+    assert len(lines) == 2 and all("cannot read the dataset" in line and "bad.jsonl:1" in line for line in lines)
+    assert "Traceback" not in err.getvalue()

@@ -60,11 +60,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     out = Output.for_args(args)
+    from errhint.data import DatasetError
+
     try:
         apply_options(args)
         return int(args.handler(args, out))
     except UsageError as exc:
         sys.stderr.write(f"errhint {args.command}: {exc}\n")
+        return EXIT_USAGE
+    except DatasetError as exc:  # a malformed ERRHINT_DATA / --data file: one line, not a traceback
+        sys.stderr.write(f"errhint {args.command}: cannot read the dataset: {exc}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
