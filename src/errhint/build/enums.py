@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
 
 from errhint.build.exprs import enclosing_open, format_args, message_expr, plain_ident
-from errhint.build.items import Structure, attribute_at
+from errhint.build.items import Structure, attribute_at, skip_attributes
 from errhint.build.rustlex import CLOSE, IDENT, NUM, OPEN, PUNCT, STR, Lexed, Token, split_top_level, type_text
 from errhint.build.template import Placeholder, Template, display_text, name_placeholders, parse_format, plain, substitute
 
@@ -237,12 +237,7 @@ def _fields_of(toks: Sequence[Token], open_idx: int) -> Tuple[str, List[str], Li
     names: List[str] = []
     types: List[str] = []
     for idx, p in enumerate(parts):
-        k = p.start
-        while k < p.stop:
-            a = attribute_at(toks, k)
-            if a is None:
-                break
-            k = a.end + 1
+        k = skip_attributes(toks, p.start, p.stop)
         while k < p.stop and toks[k].kind == IDENT and toks[k].text == "pub":
             k += 1
             if k < p.stop and toks[k].kind == OPEN and toks[k].text == "(":
@@ -300,6 +295,15 @@ def _display_impl(lexed: Lexed, st: Structure, type_name: str, body_start: int, 
     return out
 
 
+def _scan_to(toks: Sequence[Token], i: int, stop: int, kind: str, text: str) -> int:
+    """Index of the first ``kind``/``text`` token from ``i`` at this nesting level (``stop`` if none)."""
+    while i < stop and not (toks[i].kind == kind and toks[i].text == text):
+        if toks[i].kind == OPEN and toks[i].match > i:
+            i = toks[i].match
+        i += 1
+    return i
+
+
 def _pyerr_conversion(lexed: Lexed, st: Structure, source_type: str, body_start: int, body_end: int) -> DisplayImpl:
     """``impl From<T> for PyErr { match .. { T::V => PyValueError::new_err("..") } }``."""
     toks = lexed.tokens
@@ -307,21 +311,13 @@ def _pyerr_conversion(lexed: Lexed, st: Structure, source_type: str, body_start:
     k = body_start + 1
     while k < body_end:
         if toks[k].kind == IDENT and toks[k].text == "match":
-            m = k + 1
-            while m < body_end and not (toks[m].kind == OPEN and toks[m].text == "{"):
-                if toks[m].kind == OPEN and toks[m].match > m:
-                    m = toks[m].match
-                m += 1
+            m = _scan_to(toks, k + 1, body_end, OPEN, "{")
             if m >= body_end:
                 break
             close = toks[m].match
             i = m + 1
             while i < close:
-                j = i
-                while j < close and not (toks[j].kind == PUNCT and toks[j].text == "=>"):
-                    if toks[j].kind == OPEN and toks[j].match > j:
-                        j = toks[j].match
-                    j += 1
+                j = _scan_to(toks, i, close, PUNCT, "=>")
                 if j >= close:
                     break
                 variants, _ = _pattern(toks, range(i, j))
@@ -330,10 +326,7 @@ def _pyerr_conversion(lexed: Lexed, st: Structure, source_type: str, body_start:
                     body = range(e + 1, toks[e].match)
                     nxt = toks[e].match + 1
                 else:
-                    while e < close and not (toks[e].kind == PUNCT and toks[e].text == ","):
-                        if toks[e].kind == OPEN and toks[e].match > e:
-                            e = toks[e].match
-                        e += 1
+                    e = _scan_to(toks, e, close, PUNCT, ",")
                     body = range(j + 1, e)
                     nxt = e
                 if nxt < close and toks[nxt].text == ",":
@@ -367,11 +360,7 @@ def _arms(lexed: Lexed, st: Structure, open_idx: int) -> List[ArmTemplate]:
     i = open_idx + 1
     while i < close:
         # pattern up to '=>'
-        j = i
-        while j < close and not (toks[j].kind == PUNCT and toks[j].text == "=>"):
-            if toks[j].kind == OPEN and toks[j].match > j:
-                j = toks[j].match
-            j += 1
+        j = _scan_to(toks, i, close, PUNCT, "=>")
         if j >= close:
             break
         variants, bindings = _pattern(toks, range(i, j))
@@ -381,11 +370,7 @@ def _arms(lexed: Lexed, st: Structure, open_idx: int) -> List[ArmTemplate]:
             body = range(b + 1, toks[b].match)
             nxt = toks[b].match + 1
         else:
-            e = b
-            while e < close and not (toks[e].kind == PUNCT and toks[e].text == ","):
-                if toks[e].kind == OPEN and toks[e].match > e:
-                    e = toks[e].match
-                e += 1
+            e = _scan_to(toks, b, close, PUNCT, ",")
             body = range(b, e)
             nxt = e
         if nxt < close and toks[nxt].kind == PUNCT and toks[nxt].text == ",":

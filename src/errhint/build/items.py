@@ -91,6 +91,16 @@ def attribute_at(toks: Sequence[Token], i: int) -> Optional[Attr]:
     return None
 
 
+def skip_attributes(toks: Sequence[Token], i: int, stop: int) -> int:
+    """Index of the first token at or after ``i`` (below ``stop``) that is not part of a leading attribute."""
+    while i < stop:
+        attr = attribute_at(toks, i)
+        if attr is None:
+            break
+        i = attr.end + 1
+    return i
+
+
 def is_test_attr(toks: Sequence[Token], attr: Attr) -> bool:
     """``#[cfg(test)]``, ``#[cfg(all(test, ...))]``, ``#[test]``, ``#[tokio::test]``, ... (not ``any``/``not``)."""
     inner = [toks[k] for k in attr.inner]
@@ -121,12 +131,7 @@ def item_end(toks: Sequence[Token], start: int) -> int:
     ``{}`` block (for ``const``/``static``/``let`` the block is part of the expression).
     """
     n = len(toks)
-    i = start
-    while i < n:
-        attr = attribute_at(toks, i)
-        if attr is None:
-            break
-        i = attr.end + 1
+    i = skip_attributes(toks, start, n)
     expr_item = i < n and toks[i].kind == IDENT and toks[i].text in ("const", "static", "let")
     angle = 0
     while i < n:
@@ -226,12 +231,7 @@ def fn_params(toks: Sequence[Token], start: int, body: int) -> Tuple[Tuple[Tuple
     out: List[Tuple[str, str]] = []
     method = False
     for n, part in enumerate(split_top_level(toks, i + 1, toks[i].match, angles=True)):
-        k = part.start
-        while k < part.stop:
-            attr = attribute_at(toks, k)
-            if attr is None:
-                break
-            k = attr.end + 1
+        k = skip_attributes(toks, part.start, part.stop)
         colon = next((c for c in range(k, part.stop) if toks[c].kind == PUNCT and toks[c].text == ":"), None)
         names = [toks[c].text for c in range(k, colon if colon is not None else part.stop) if toks[c].kind == IDENT and toks[c].text not in ("mut", "ref")]
         if n == 0 and names == ["self"]:

@@ -239,13 +239,7 @@ def substitute(tpl: Template, values: Mapping[str, "Template"]) -> Template:
     out: List[Piece] = []
     for p in tpl.pieces:
         if isinstance(p, Placeholder) and p.field is not None and p.field in values:
-            payload = values[p.field]
-            if p.debug:
-                out.append('"')
-                out.extend(_debug_escaped(payload).pieces)
-                out.append('"')
-            else:
-                out.extend(payload.pieces)
+            out.extend(_printed(values[p.field], p.debug))
         else:
             out.append(p)
     return renumber(Template(tuple(_merge_text(out)), True))
@@ -260,15 +254,17 @@ def fill_group(tpl: Template, group: str, value: Template) -> Template:
     out: List[Piece] = []
     for p in tpl.pieces:
         if isinstance(p, Placeholder) and p.group == group:
-            if p.debug:
-                out.append('"')
-                out.extend(_debug_escaped(value).pieces)
-                out.append('"')
-            else:
-                out.extend(value.pieces)
+            out.extend(_printed(value, p.debug))
         else:
             out.append(p)
     return renumber(Template(tuple(_merge_text(out)), True))
+
+
+def _printed(value: Template, debug: bool) -> List[Piece]:
+    """The pieces a literal ``value`` prints as: quoted and escaped under ``{:?}``, as Rust's Debug of a string."""
+    if debug:
+        return ['"', *_debug_escaped(value).pieces, '"']
+    return list(value.pieces)
 
 
 def _debug_escaped(tpl: Template) -> Template:
