@@ -22,6 +22,8 @@ from typing import Any, Callable, Dict, List, Optional
 
 import pytest
 
+from engine_support import dtype_for_op_variant, variant
+
 ROOT = Path(__file__).resolve().parents[1]
 SHA_CANDLE = "cd29c7ccd420a840d883361c290ee92d06b9b96c"
 SHA_BURN = "f5d889d29c33f51fdfe8786daa758d278082a565"
@@ -101,14 +103,7 @@ def dtype_record() -> Dict[str, Any]:
         backgroundTag="unsupported-dtype-for-op",
         siteKind="error_variant",
         versions=["0.4.2", "0.6.0"],
-        variant={
-            "enum": "Error",
-            "name": "UnsupportedDTypeForOp",
-            "shape": "tuple",
-            "fields": [{"name": "0", "debug": True}, {"name": "1", "debug": False}],
-            "display": "unsupported dtype {0:?} for op {1}",
-            "transparent": False,
-        },
+        variant=dtype_for_op_variant(),
     )
 
 
@@ -134,18 +129,10 @@ def shape_record() -> Dict[str, Any]:
         backgroundTag="shape-mismatch-binary-op",
         siteKind="error_variant",
         versions=["0.4.2"],
-        variant={
-            "enum": "Error",
-            "name": "ShapeMismatchBinaryOp",
-            "shape": "struct",
-            "fields": [
-                {"name": "lhs", "debug": True},
-                {"name": "rhs", "debug": True},
-                {"name": "op", "debug": False},
-            ],
-            "display": "shape mismatch in {op}, lhs: {lhs:?}, rhs: {rhs:?}",
-            "transparent": False,
-        },
+        variant=variant(
+            "Error", "ShapeMismatchBinaryOp", "struct", [("lhs", True), ("rhs", True), ("op", False)],
+            "shape mismatch in {op}, lhs: {lhs:?}, rhs: {rhs:?}",
+        ),
     )
 
 

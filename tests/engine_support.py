@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import pytest
 
@@ -99,6 +99,11 @@ def variant(enum: str, name: str, shape: str, fields: Sequence[tuple], display: 
     }
 
 
+def dtype_for_op_variant() -> Dict[str, Any]:
+    """candle's ``Error::UnsupportedDTypeForOp(DType, &'static str)`` as a record's ``variant``."""
+    return variant("Error", "UnsupportedDTypeForOp", "tuple", [("0", True), ("1", False)], "unsupported dtype {0:?} for op {1}")
+
+
 def fixture_records() -> List[Dict[str, Any]]:
     err = "Error"
     return [
@@ -106,7 +111,7 @@ def fixture_records() -> List[Dict[str, Any]]:
             CANDLE, "unsupported dtype {0:?} for op {1}",
             r"unsupported dtype (?P<f0>.+?) for op (?P<f1>[^\n]+)",
             site_kind="error_variant", tag="unsupported-dtype-for-op", file_path="candle-core/src/error.rs",
-            variant=variant(err, "UnsupportedDTypeForOp", "tuple", [("0", True), ("1", False)], "unsupported dtype {0:?} for op {1}"),
+            variant=dtype_for_op_variant(),
             solutions=["Cast the {dtype} tensor to F32 before {op}"],
             trigger="Calling {op} on a {dtype} tensor, a dtype the CPU kernel of {op} does not implement.",
         ),
@@ -114,7 +119,7 @@ def fixture_records() -> List[Dict[str, Any]]:
             CANDLE, "unsupported dtype {0:?} for op matmul",
             r"unsupported dtype (?P<f0>.+?) for op matmul",
             site_kind="variant_construction", tag="unsupported-dtype-for-op", file_path="candle-core/src/cpu_backend/mod.rs",
-            variant=variant(err, "UnsupportedDTypeForOp", "tuple", [("0", True), ("1", False)], "unsupported dtype {0:?} for op {1}"),
+            variant=dtype_for_op_variant(),
             solutions=["Cast the {dtype} tensor to F32 before matmul"],
         ),
         record(
@@ -270,6 +275,26 @@ FAMILIES: Dict[str, Dict[str, Any]] = {
 @pytest.fixture
 def records() -> List[Dict[str, Any]]:
     return fixture_records()
+
+
+def installed_candle_dataset() -> Iterator[Any]:
+    """Body of a dataset fixture: the fixture records as the engine's dataset, candle 0.4.2 installed.
+
+    In memory, no files; ``yield from`` it so each module keeps its own fixture scope.
+    """
+    from errhint import engine, index
+
+    ds = engine.Dataset([index.LoadedIndex(index.build_index(fixture_records()))], families=FAMILIES)
+    ds.labels = lambda: {CANDLE: "0.4.2"}  # type: ignore[method-assign]
+    engine.use(ds)
+    yield ds
+    engine.reset()
+
+
+@pytest.fixture
+def debug(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ERRHINT_DEBUG=1: errhint's own failures are raised instead of contained."""
+    monkeypatch.setenv("ERRHINT_DEBUG", "1")
 
 
 @pytest.fixture

@@ -14,10 +14,13 @@ import re
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pytest
+
+from engine_support import dtype_for_op_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -73,14 +76,7 @@ def hint_record() -> Dict[str, Any]:
         "crate": "candle-core",
         "siteKind": "error_variant",
         "versions": ["0.4.2"],
-        "variant": {
-            "enum": "Error",
-            "name": "UnsupportedDTypeForOp",
-            "shape": "tuple",
-            "fields": [{"name": "0", "debug": True}, {"name": "1", "debug": False}],
-            "display": "unsupported dtype {0:?} for op {1}",
-            "transparent": False,
-        },
+        "variant": dtype_for_op_variant(),
     }
 
 
@@ -265,6 +261,23 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[List[Any]]:
     config.reset()
     yield calls
     config.reset()
+
+
+def install_from_threads(count: int = 8) -> None:
+    """``errhint.install()`` from ``count`` threads released together, to race the installs."""
+    import errhint
+
+    barrier = threading.Barrier(count)
+
+    def go() -> None:
+        barrier.wait()
+        errhint.install()
+
+    threads = [threading.Thread(target=go) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 
 
 def candle_error(cls: type = ValueError) -> BaseException:

@@ -20,7 +20,8 @@ from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 
-from engine_support import CANDLE, FAMILIES, fixture_records, record
+from engine_support import installed_candle_dataset
+from hooks_support import install_from_threads
 from errhint import engine, index
 
 MATCHING = 'WithBacktrace { inner: UnsupportedDTypeForOp(I64, "matmul"), backtrace: <disabled> }'
@@ -81,11 +82,7 @@ def test_cold_process_32_threads_load_once_and_agree(run_python: Callable[..., A
 
 @pytest.fixture
 def fixture_dataset() -> Any:
-    ds = engine.Dataset([index.LoadedIndex(index.build_index(fixture_records()))], families=FAMILIES)
-    ds.labels = lambda: {CANDLE: "0.4.2"}  # type: ignore[method-assign]
-    engine.use(ds)
-    yield ds
-    engine.reset()
+    yield from installed_candle_dataset()
 
 
 MESSAGES = [
@@ -224,17 +221,7 @@ def test_install_race_then_hooks_work(counting_hooks: Dict[str, Any], fixture_da
     """After many threads install at once, one wrapper per hook is in place and it hints."""
     import errhint
 
-    barrier = threading.Barrier(8)
-
-    def work() -> None:
-        barrier.wait()
-        errhint.install()
-
-    threads = [threading.Thread(target=work) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    install_from_threads(8)
     try:
         originals = counting_hooks["originals"]
         assert getattr(sys.excepthook, "previous", None) is originals["excepthook"]

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine_support import FAMILIES, fixture_records
-from errhint import engine, index
+from engine_support import debug, installed_candle_dataset  # noqa: F401 (fixture)
+from errhint import engine
 from errhint.match import Match
 
 ExceptionGroup = getattr(builtins, "ExceptionGroup", None)
@@ -36,17 +36,7 @@ BOUND = 1.0
 @pytest.fixture(scope="module")
 def dataset() -> Iterator[engine.Dataset]:
     """The engine's fixture records as the dataset, once per module (no files, fixed labels)."""
-    ds = engine.Dataset([index.LoadedIndex(index.build_index(fixture_records()))], families=FAMILIES)
-    ds.labels = lambda: {"huggingface/candle": "0.4.2"}  # type: ignore[method-assign]
-    engine.use(ds)
-    yield ds
-    engine.reset()
-
-
-@pytest.fixture
-def debug(monkeypatch: pytest.MonkeyPatch) -> None:
-    """ERRHINT_DEBUG=1: errhint's own failures are raised instead of contained."""
-    monkeypatch.setenv("ERRHINT_DEBUG", "1")
+    yield from installed_candle_dataset()
 
 
 # --------------------------------------------------------------------------- hostile classes

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine_support import FAMILIES, fixture_records
-from errhint import engine, extract, index, normalize, rustdebug
+from engine_support import debug, installed_candle_dataset  # noqa: F401 (fixture)
+from errhint import engine, extract, normalize, rustdebug
 from errhint.match import Match
 
 BOUND = 1.0
@@ -30,16 +30,7 @@ SETTINGS = settings(
 
 @pytest.fixture(scope="module")
 def dataset() -> Iterator[engine.Dataset]:
-    ds = engine.Dataset([index.LoadedIndex(index.build_index(fixture_records()))], families=FAMILIES)
-    ds.labels = lambda: {"huggingface/candle": "0.4.2"}  # type: ignore[method-assign]
-    engine.use(ds)
-    yield ds
-    engine.reset()
-
-
-@pytest.fixture
-def debug(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ERRHINT_DEBUG", "1")
+    yield from installed_candle_dataset()
 
 
 def timed(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

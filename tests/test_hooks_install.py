@@ -13,7 +13,7 @@ import errhint
 from errhint import config
 from errhint.hooks import install as inst
 from errhint.hooks._chain import Chained
-from hooks_support import CANDLE_TEXT, MARK, Runner, candle_error, fake_engine, hint_data, run  # noqa: F401
+from hooks_support import CANDLE_TEXT, MARK, Runner, candle_error, fake_engine, hint_data, install_from_threads, run  # noqa: F401
 
 
 def current_hooks() -> Tuple[Any, ...]:
@@ -122,17 +122,7 @@ def test_misspelt_option_installs_nothing(pristine: Tuple[Any, ...]) -> None:
 
 
 def test_concurrent_installs_wrap_once(pristine: Tuple[Any, ...]) -> None:
-    barrier = threading.Barrier(8)
-
-    def go() -> None:
-        barrier.wait()
-        errhint.install()
-
-    threads = [threading.Thread(target=go) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    install_from_threads(8)
     assert isinstance(sys.excepthook, Chained) and sys.excepthook.previous is pristine[0]
     assert inst.installed().count("excepthook") == 1
 

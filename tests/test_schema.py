@@ -8,6 +8,7 @@ from typing import Any, Callable, Dict
 
 import pytest
 
+from engine_support import dtype_for_op_variant
 from errhint.data import DatasetError, validate
 from errhint.schema import Record, RecordLine
 
@@ -49,15 +50,7 @@ def test_unknown_fields_are_kept(make_record: Callable[..., Dict[str, Any]]) -> 
 
 
 def test_engine_fields_are_optional_and_typed(make_record: Callable[..., Dict[str, Any]]) -> None:
-    variant = {
-        "enum": "Error",
-        "name": "UnsupportedDTypeForOp",
-        "shape": "tuple",
-        "fields": [{"name": "0", "debug": True}, {"name": "1", "debug": False}],
-        "display": "unsupported dtype {0:?} for op {1}",
-        "transparent": False,
-    }
-    model = Record.model_validate(make_record(variant=variant, versions=["0.4.2"], siteKind="error_variant", crate="candle-core"))
+    model = Record.model_validate(make_record(variant=dtype_for_op_variant(), versions=["0.4.2"], siteKind="error_variant", crate="candle-core"))
     assert model.variant is not None and model.variant.fields[0].debug is True
     assert model.versions == ["0.4.2"]
     assert Record.model_validate(make_record()).variant is None
