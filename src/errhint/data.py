@@ -15,14 +15,18 @@ from __future__ import annotations
 import json
 import os
 import threading
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from errhint import distinfo
 
 ENTRY_POINT_GROUP = "errhint.datasets"
 _PACKAGE = "errhint_data"
 
-PathLike = Union[str, "os.PathLike[str]"]
+if TYPE_CHECKING:  # pragma: no cover
+    PathLike = Union[str, "os.PathLike[str]"]
 
 
 class DatasetError(ValueError):

@@ -13,7 +13,10 @@ import os
 import re
 import sys
 import threading
-from typing import Dict, List, Optional, Tuple
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Dict, List, Optional, Tuple
 
 _NAME = re.compile(r"^(?P<name>[A-Za-z0-9_.]+?)-(?P<version>[^-]+?)\.(?:dist|egg)-info$")
 _lock = threading.Lock()

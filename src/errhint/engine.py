@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Mapping
+from collections import namedtuple as _namedtuple
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from errhint import config, extract, index, normalize, rank
 from errhint.index import LoadedIndex
@@ -133,7 +138,9 @@ def reset() -> None:
 # --------------------------------------------------------------------------- matching
 
 
-class _Found(NamedTuple):
+class _Found(_namedtuple("_Found", "score ix row candidate groups kind span", defaults=((0, 0),))):
+    __slots__ = ()
+
     score: float
     """Unclamped (``rank.raw_score``), so that hits clamped to 1.0 keep their order."""
     ix: int
@@ -141,7 +148,7 @@ class _Found(NamedTuple):
     candidate: normalize.Candidate
     groups: Tuple[Tuple[str, str], ...]
     kind: str
-    span: Tuple[int, int] = (0, 0)
+    span: Tuple[int, int]  # default (0, 0)
 
 
 def _literal_covered(m: Any) -> int:

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import builtins
 import re
-from typing import Any, FrozenSet, Iterable, List, NamedTuple, Optional, Set, Tuple
+from collections import namedtuple as _namedtuple
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, FrozenSet, Iterable, List, Optional, Set, Tuple
+
+from errhint._lazyre import LazyPattern
 
 from errhint.render import NOTE_MARKER
 
@@ -23,19 +29,23 @@ MAX_FRAMES = 200
 UNPRINTABLE = "<exception str() failed>"
 
 
-class Item(NamedTuple):
+class Item(_namedtuple("Item", "text exc_type depth origin", defaults=("", 0, "exception",))):
     """One text to match: a message and the exception type it was raised as ('' if unknown)."""
 
+    __slots__ = ()
+
     text: str
-    exc_type: str = ""
-    depth: int = 0
-    origin: str = "exception"
+    exc_type: str  # default ""
+    depth: int  # default 0
+    origin: str  # default "exception"
     """``exception``, ``cause``, ``context``, ``group``, ``note``, ``remote`` or ``text``."""
 
 
-class Extraction(NamedTuple):
+class Extraction(_namedtuple("Extraction", "items modules", defaults=(frozenset(),))):
+    __slots__ = ()
+
     items: Tuple[Item, ...]
-    modules: FrozenSet[str] = frozenset()
+    modules: FrozenSet[str]  # default frozenset()
     """Binding packages seen in exception types and traceback frames."""
 
 
@@ -167,15 +177,15 @@ def is_own_note(note: str) -> bool:
 
 # --------------------------------------------------------------------------- pasted text
 
-_TB_HEADER = re.compile(r"^(?:Traceback|Exception Group Traceback) \(most recent call last\):\s*$")
+_TB_HEADER = LazyPattern(r"^(?:Traceback|Exception Group Traceback) \(most recent call last\):\s*$")
 _CHAIN_MARKERS = (
     "The above exception was the direct cause of the following exception:",
     "During handling of the above exception, another exception occurred:",
 )
-_GROUP_SEPARATOR = re.compile(r"^\s*\+[-+]*(?: \d+ -*| \.\.\. .*)?\s*$")
-_GROUP_PREFIX = re.compile(r"^\s*(?:\+ |\| ?)")
-_FILE_LINE = re.compile(r'^\s+File "(?P<file>[^"]*)", line \d+')
-_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(?::(?: (?P<msg>.*))?)?$")
+_GROUP_SEPARATOR = LazyPattern(r"^\s*\+[-+]*(?: \d+ -*| \.\.\. .*)?\s*$")
+_GROUP_PREFIX = LazyPattern(r"^\s*(?:\+ |\| ?)")
+_FILE_LINE = LazyPattern(r'^\s+File "(?P<file>[^"]*)", line \d+')
+_EXC_LINE = LazyPattern(r"^(?P<type>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(?::(?: (?P<msg>.*))?)?$")
 
 
 def _looks_like_type(name: str) -> bool:

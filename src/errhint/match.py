@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Dict, Mapping, Optional, Tuple
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Dict, Mapping, Optional, Tuple
 
 from errhint.view import RecordView
 

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import re
 from types import MappingProxyType
-from typing import Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from collections import namedtuple as _namedtuple
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+
+from errhint._lazyre import LazyPattern
 
 from errhint import rustdebug
 from errhint.index import VariantInfo
@@ -29,7 +35,8 @@ CANDLE = "huggingface/candle"
 BURN = "tracel-ai/burn"
 
 
-Templates = Callable[[str], Sequence[VariantInfo]]
+if TYPE_CHECKING:  # pragma: no cover
+    Templates = Callable[[str], Sequence[VariantInfo]]
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})
 
@@ -61,22 +68,24 @@ def with_std(templates: Templates) -> Templates:
     return lookup
 
 
-class Candidate(NamedTuple):
+class Candidate(_namedtuple("Candidate", "text message error_type site_kinds variant captures form repo_hint weight alt", defaults=(None, frozenset(), None, _EMPTY, "display", None, 1.0, None,))):
     """One clean message to match, with what its dressing revealed."""
+
+    __slots__ = ()
 
     text: str
     message: str
-    error_type: Optional[str] = None
+    error_type: Optional[str]  # default None
     """``panic``/``exception``: the errorType a matching record should have (None: unknown)."""
-    site_kinds: FrozenSet[str] = frozenset()
+    site_kinds: FrozenSet[str]  # default frozenset()
     """siteKinds the runtime wrapper implies (``unimplemented`` for ``not implemented: ``)."""
-    variant: Optional[str] = None
+    variant: Optional[str]  # default None
     """The error-enum variant name when the text was a Debug form."""
-    captures: Mapping[str, str] = _EMPTY
-    form: str = "display"
-    repo_hint: Optional[str] = None
-    weight: float = 1.0
-    alt: Optional[str] = None
+    captures: Mapping[str, str]  # default _EMPTY
+    form: str  # default "display"
+    repo_hint: Optional[str]  # default None
+    weight: float  # default 1.0
+    alt: Optional[str]  # default None
     """For a Debug variant rebuilt with one of several templates: the Debug text, shared by
     every rebuilding of that value (they are rival readings of one error, not two errors)."""
 
@@ -94,7 +103,7 @@ _BACKTRACE_START = re.compile(
 )
 """Where a backtrace starts: std's frame list, a panic's ``stack backtrace:``, anyhow's
 ``Stack backtrace:`` (its ``Caused by:`` lines before it are kept), or the panic notes."""
-_CRATE_PATH = re.compile(r"(?:^|/)(?P<crate>(?:candle|burn)[\w-]*?)-(?P<version>\d+\.\d+\.\d+)/")
+_CRATE_PATH = LazyPattern(r"(?:^|/)(?P<crate>(?:candle|burn)[\w-]*?)-(?P<version>\d+\.\d+\.\d+)/")
 _PANIC_PREFIXES = (
     ("not yet implemented", "todo"),
     ("not implemented", "unimplemented"),
@@ -102,17 +111,17 @@ _PANIC_PREFIXES = (
     ("assertion failed", "assert"),
 )
 _UNWRAP = re.compile(r"^called `Result::unwrap(?:_err)?\(\)` on an `(?:Err|Ok)` value: ", re.DOTALL)
-_ASSERT_NEW = re.compile(
+_ASSERT_NEW = LazyPattern(
     r"^assertion `left (?P<op>==|!=) right` failed(?:: (?P<msg>.*?))?\n  left: (?P<left>[^\n]*)\n right: (?P<right>[^\n]*)$",
     re.DOTALL,
 )
-_ASSERT_OLD = re.compile(
+_ASSERT_OLD = LazyPattern(
     r"^assertion failed: `\(left (?P<op>==|!=) right\)`\n  left: `(?P<left>[^\n]*)`,\n right: `(?P<right>[^\n]*?)`(?:: (?P<msg>.*))?$",
     re.DOTALL,
 )
 _TENSOR_CHECK = "=== Tensor Operation Error ==="
-_TC_OPERATION = re.compile(r"\n\s*Operation: '(?P<op>[^'\n]*)'")
-_TC_REASON = re.compile(r"\n\s{2,}\d+\. ")
+_TC_OPERATION = LazyPattern(r"\n\s*Operation: '(?P<op>[^'\n]*)'")
+_TC_REASON = LazyPattern(r"\n\s{2,}\d+\. ")
 
 
 def strip_backtrace(text: str) -> str:

@@ -12,7 +12,11 @@ from __future__ import annotations
 import re
 import sys
 from functools import lru_cache
-from typing import Callable, Dict, FrozenSet, Iterable, Mapping, NamedTuple, Optional, Tuple
+from collections import namedtuple as _namedtuple
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
 
 CANDLE = "huggingface/candle"
 BURN = "tracel-ai/burn"
@@ -41,14 +45,16 @@ PANIC_SITE_KINDS = frozenset(
 )
 
 
-class Evidence(NamedTuple):
+class Evidence(_namedtuple("Evidence", "modules loaded labels", defaults=(frozenset(), frozenset(), None,))):
     """Where the exception came from, gathered once per lookup."""
 
-    modules: FrozenSet[str] = frozenset()
+    __slots__ = ()
+
+    modules: FrozenSet[str]  # default frozenset()
     """Binding packages seen in exception types and traceback frames (strong)."""
-    loaded: FrozenSet[str] = frozenset()
+    loaded: FrozenSet[str]  # default frozenset()
     """Binding packages imported in this process (weak)."""
-    labels: Optional[Mapping[str, str]] = None
+    labels: Optional[Mapping[str, str]]  # default None
     """Repository -> release label of the installed binding (``0.4.2``, ``v0.18.0``)."""
 
     def repos(self) -> FrozenSet[str]:
@@ -71,8 +77,10 @@ def _repos_of(packages: FrozenSet[str]) -> FrozenSet[str]:
     return frozenset(repo for p in packages if p in BINDINGS for repo in BINDINGS[p][1])
 
 
-class Hit(NamedTuple):
+class Hit(_namedtuple("Hit", "kind coverage literal_chars repo error_type site_kind error_class versions pulled_in_by exc_type cand_error_type cand_site_kinds cand_repo variant_agrees from_variant depth weight generic", defaults=(False,))):
     """What ranking needs about one record matched against one candidate."""
+
+    __slots__ = ()
 
     kind: str
     """``full`` (the pattern covers the message), ``partial``, ``variant`` (only the Rust
@@ -98,7 +106,7 @@ class Hit(NamedTuple):
     matches its text by coincidence."""
     depth: int
     weight: float
-    generic: bool = False
+    generic: bool  # default False
     """The record is marked over-generic (its pattern also matches more specific records'
     messages): it ranks below a specific match of the same text."""
 

@@ -13,7 +13,13 @@ Display template prints precisely that text.
 from __future__ import annotations
 
 import re
-from typing import Dict, NamedTuple, Optional, Tuple
+from collections import namedtuple as _namedtuple
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Dict, Optional, Tuple
+
+from errhint._lazyre import LazyPattern
 
 MAX_DEPTH = 64
 
@@ -32,10 +38,10 @@ _TOKEN = re.compile(
 )
 
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
-_ESCAPE_RE = re.compile(r"\\(u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|.)", re.DOTALL)
+_ESCAPE_RE = LazyPattern(r"\\(u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|.)", re.DOTALL)
 
 
-class Value(NamedTuple):
+class Value(_namedtuple("Value", "kind raw text name shape items fields", defaults=("", "", "", (), (),))):
     """One parsed Debug value.
 
     ``kind``: ``str``, ``char``, ``atom`` (number, bool, unit-like identifier, ``<disabled>``),
@@ -43,13 +49,15 @@ class Value(NamedTuple):
     which), ``list``, ``tuple``, ``struct`` (anonymous ``{ a: 1 }``), ``map`` or ``set``.
     """
 
+    __slots__ = ()
+
     kind: str
     raw: str
-    text: str = ""
-    name: str = ""
-    shape: str = ""
-    items: Tuple["Value", ...] = ()
-    fields: Tuple[Tuple[str, "Value"], ...] = ()
+    text: str  # default ""
+    name: str  # default ""
+    shape: str  # default ""
+    items: Tuple["Value", ...]  # default ()
+    fields: Tuple[Tuple[str, "Value"], ...]  # default ()
 
     def field(self, name: str) -> Optional["Value"]:
         for key, value in self.fields:

@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import functools
 import sys
-from typing import Any, Callable, List, Optional
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Callable, List, Optional
 
 from errhint.hooks._safe import contained
 
-Before = Callable[..., Any]
-After = Callable[..., None]
+if TYPE_CHECKING:  # pragma: no cover
+    Before = Callable[..., Any]
+if TYPE_CHECKING:  # pragma: no cover
+    After = Callable[..., None]
 
 
 def _enabled() -> bool:

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, Callable, Optional
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Callable, Optional
 
 from errhint.hooks._safe import debug, report
 
-Callback = Callable[[Any], Any]
+if TYPE_CHECKING:  # pragma: no cover
+    Callback = Callable[[Any], Any]
 
 
 class _Loader:

@@ -14,7 +14,10 @@ Enable with ``%load_ext errhint`` (``errhint.load_ipython_extension``), or by ca
 from __future__ import annotations
 
 import sys
-from typing import Any, Dict, Optional
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Dict, Optional
 
 from errhint.hooks import _notes
 from errhint.hooks._chain import Slot
