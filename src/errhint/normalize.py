@@ -126,6 +126,8 @@ _TC_REASON = LazyPattern(r"\n\s{2,}\d+\. ")
 
 def strip_backtrace(text: str) -> str:
     """Cut a Display-form backtrace (std Backtrace, panic ``stack backtrace:``, notes)."""
+    if "\n" not in text:
+        return text  # every form starts on a new line; a one-line Debug value scans 2 KB for nothing
     m = _BACKTRACE_START.search(text)
     return text[: m.start()] if m else text
 

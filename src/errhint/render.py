@@ -13,7 +13,7 @@ import re
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, Iterable, List, Mapping, Sequence
+    from typing import Any, Dict, Iterable, List, Mapping, Sequence, Tuple
 
 from errhint._lazyre import LazyPattern
 
@@ -162,6 +162,23 @@ def hint_parts(match: "Match") -> Dict[str, Any]:
     }
 
 
+def _brief_parts(match: "Match") -> Tuple[str, str, str]:
+    """Cause, fix and pointer exactly as ``hint_parts`` fills them, without filling the
+    full-text extras a brief note never shows (the per-exception cost of ``guard()``)."""
+    rec = match.record
+    fam: Mapping[str, Any] = match.family or {}
+    caps = dict(match.captures)
+    groups = pattern_groups(rec.get("messagePattern") or "")
+    cause_src = _text(match, "triggerScenarios") or str(fam.get("triggerScenarios") or "") or _text(match, "documentation")
+    fixes = _list(rec.get("solutions")) or _list(fam.get("solutions"))
+    url = rec.get("githubUrl") or ""
+    return (
+        fill(first_sentence(cause_src), caps, groups),
+        fill(fixes[0], caps, groups) if fixes else "",
+        f"errhint show {rec.id}" + (f" · {url}" if url else ""),
+    )
+
+
 def _paint(text: str, style: str, color: bool) -> str:
     return f"{_ANSI[style]}{text}{_ANSI['reset']}" if color else text
 
@@ -170,18 +187,19 @@ def render_match(match: "Match", verbosity: str = "brief", color: bool = False) 
     """Brief: at most 4 lines (headline, likely cause, first fix, pointer). Full: everything."""
     if verbosity not in VERBOSITIES:
         raise ValueError(f"verbosity must be one of {VERBOSITIES}, not {verbosity!r}")
-    p = hint_parts(match)
-    head = _one_line(p["headline"], 160)
-    lines = [_paint(f"{head} ({p['repo']})", "bold", color)]
+    head = _one_line(match.message, 160)
+    lines = [_paint(f"{head} ({match.record.repo})", "bold", color)]
     label = lambda name: _paint(name, "cyan", color)  # noqa: E731
     if verbosity == "brief":
-        if p["cause"]:
-            lines.append(f"  {label('likely cause:')} {_one_line(p['cause'])}")
-        if p["fix"]:
-            lines.append(f"  {label('fix:')} {_one_line(p['fix'])}")
-        lines.append("  " + _paint(p["pointer"], "dim", color))
+        cause, fix, pointer = _brief_parts(match)
+        if cause:
+            lines.append(f"  {label('likely cause:')} {_one_line(cause)}")
+        if fix:
+            lines.append(f"  {label('fix:')} {_one_line(fix)}")
+        lines.append("  " + _paint(pointer, "dim", color))
         return "\n".join(lines)
 
+    p = hint_parts(match)
     if p["familyTitle"]:
         lines.append(f"  {label('family:')} {p['familyTitle']}")
     for name, key in (("what happened:", "documentation"), ("background:", "familyDocumentation"),
