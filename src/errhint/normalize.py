@@ -167,29 +167,51 @@ def render_display(
     ``enums``: field name -> the enum its type names, to read a nested variant with.
     """
     out: List[str] = []
+    for literal, name, debug in _template_parts(template):
+        if name is None:
+            out.append(literal)
+            continue
+        value = values.get(name)
+        if value is None:
+            return None
+        out.append(value.raw if debug else display_of(value, templates, depth + 1, want=enums.get(name)))
+    return "".join(out)
+
+
+_PARTS: Dict[str, Tuple[Tuple[str, Optional[str], bool], ...]] = {}
+_MAX_PARTS = 4096
+
+
+def _template_parts(template: str) -> Tuple[Tuple[str, Optional[str], bool], ...]:
+    """``template`` split once into (literal text, None, False) and (\"\", field name,
+    Debug?) parts, positional ``{}`` numbered; cached per template (a record's text, not a
+    message): every Debug form of the same variant re-reads the same template."""
+    parts = _PARTS.get(template)
+    if parts is not None:
+        return parts
+    out: List[Tuple[str, Optional[str], bool]] = []
     pos = 0
     positional = 0
     for m in _PLACEHOLDER.finditer(template):
-        out.append(template[pos : m.start()])
+        out.append((template[pos : m.start()], None, False))
         pos = m.end()
         tok = m.group()
         if tok == "{{":
-            out.append("{")
+            out.append(("{", None, False))
             continue
         if tok == "}}":
-            out.append("}")
+            out.append(("}", None, False))
             continue
         name = m.group("name")
         if name is None:
             name = str(positional)
             positional += 1
-        value = values.get(name)
-        if value is None:
-            return None
-        spec = m.group("spec") or ""
-        out.append(value.raw if "?" in spec else display_of(value, templates, depth + 1, want=enums.get(name)))
-    out.append(template[pos:])
-    return "".join(out)
+        out.append(("", name, "?" in (m.group("spec") or "")))
+    out.append((template[pos:], None, False))
+    parts = tuple(out)
+    if len(_PARTS) < _MAX_PARTS:
+        _PARTS[template] = parts
+    return parts
 
 
 def _compatible(info: VariantInfo, value: Value) -> bool:
@@ -206,8 +228,22 @@ def _compatible(info: VariantInfo, value: Value) -> bool:
     return True
 
 
+_ENUMS: Dict[VariantInfo, Mapping[str, Optional[str]]] = {}
+
+
 def _enums(info: VariantInfo) -> Mapping[str, Optional[str]]:
-    return {name: info.field_enum(name) for name, _ in info.fields} if info.types else _EMPTY
+    """Field name -> enum its type names; cached per template (read on every rebuild)."""
+    if not info.types:
+        return _EMPTY
+    try:
+        found = _ENUMS.get(info)
+    except TypeError:  # a hand-built template with list fields: not hashable, not cached
+        return {name: info.field_enum(name) for name, _ in info.fields}
+    if found is None:
+        found = {name: info.field_enum(name) for name, _ in info.fields}
+        if len(_ENUMS) < _MAX_PARTS:
+            _ENUMS[info] = found
+    return found
 
 
 def renderings(

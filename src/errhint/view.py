@@ -75,6 +75,8 @@ def to_snake(name: str) -> str:
 
 def _frozen(value: Any) -> Any:
     """Lists become tuples and objects become read-only views, so nothing can be mutated."""
+    if value is None or type(value) is str:
+        return value  # most fields; spares the ABC check below (per field read of every hint)
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, Mapping):
