@@ -232,20 +232,26 @@ def _templates_for(ds: Dataset, excluded: FrozenSet[str]) -> normalize.Templates
     return templates
 
 
-def _unbalanced(m: Any) -> bool:
-    return any(not index.balanced_value(v) for v in m.groupdict().values() if v)
+def _groups(m: Any) -> Tuple[Tuple[Tuple[str, str], ...], bool]:
+    """The match's named groups that took a value, and whether one cut a value's brackets."""
+    groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
+    return groups, any(not index.balanced_value(v) for _, v in groups)
 
 
-def _search(ix: LoadedIndex, i: int, text: str) -> Any:
-    """The row's pattern searched in ``text``; retried with bracket-aware groups when a lazy
-    group cut a Debug value such as ``[2, 3]`` at its inner separator."""
+def _search(ix: LoadedIndex, i: int, text: str) -> Tuple[Any, Tuple[Tuple[str, str], ...], bool]:
+    """The row's pattern searched in ``text`` (match, its groups, unbalanced?); retried with
+    bracket-aware groups when a lazy group cut a Debug value such as ``[2, 3]`` at its inner
+    separator. Groups are read once here (the caller needs them too)."""
     pattern = ix.pattern(i)
     m = index.search(pattern, text)
-    if m is not None and _unbalanced(m):
+    if m is None:
+        return None, (), False
+    groups, unbalanced = _groups(m)
+    if unbalanced:
         better = index.search(index.bracket_aware(pattern), text)
         if better is not None:
-            return better
-    return m
+            return (better,) + _groups(better)
+    return m, groups, unbalanced
 
 
 def _fields_agree(meta: index.RowMeta, cand: normalize.Candidate) -> bool:
@@ -284,14 +290,13 @@ def _match_items(
             matched = False
             for n, ix in enumerate(ds.indexes):
                 for i in ix.prefiltered(cand.text, tokens):
-                    m = _search(ix, i, cand.text)
+                    m, groups, unbalanced = _search(ix, i, cand.text)
                     if m is None:
                         continue
                     matched = True
-                    groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
                     literal = _literal_covered(m)
                     kind, coverage = _coverage(cand.text, m, literal, ix.meta(i).site_kind)
-                    if kind == "full" and any(not index.balanced_value(v) for _, v in groups):
+                    if kind == "full" and unbalanced:
                         # only matches by cutting a value inside its brackets: the pattern
                         # explains its literal text, not the message
                         kind, coverage = "partial", min(1.0, literal / (len(cand.text.strip()) or 1))
