@@ -12,15 +12,15 @@ filled in; one without becomes a "raised at" location of its variant's record.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-from errhint.build.exprs import enclosing_open, format_args, message_expr, plain_ident
+from errhint.build.exprs import enclosing_open, message_expr, plain_ident
 from errhint.build.items import Structure, attribute_at, skip_attributes
 from errhint.build.rustlex import CLOSE, IDENT, NUM, OPEN, PUNCT, STR, Lexed, Token, split_top_level, type_text
-from errhint.build.template import Placeholder, Template, display_text, name_placeholders, parse_format, plain, substitute
+from errhint.build.template import Placeholder, Template, display_text, name_placeholders, parse_format, substitute
 
 if TYPE_CHECKING:  # pragma: no cover
-    from errhint.build.sites import FileFacts, Site
+    from errhint.build.sites import FileFacts
 
 
 @dataclass
@@ -314,23 +314,8 @@ def _pyerr_conversion(lexed: Lexed, st: Structure, source_type: str, body_start:
             m = _scan_to(toks, k + 1, body_end, OPEN, "{")
             if m >= body_end:
                 break
-            close = toks[m].match
-            i = m + 1
-            while i < close:
-                j = _scan_to(toks, i, close, PUNCT, "=>")
-                if j >= close:
-                    break
-                variants, _ = _pattern(toks, range(i, j))
-                e = j + 1
-                if e < close and toks[e].kind == OPEN and toks[e].text == "{":
-                    body = range(e + 1, toks[e].match)
-                    nxt = toks[e].match + 1
-                else:
-                    e = _scan_to(toks, e, close, PUNCT, ",")
-                    body = range(j + 1, e)
-                    nxt = e
-                if nxt < close and toks[nxt].text == ",":
-                    nxt += 1
+            for pattern_span, body in _match_arms(toks, m):
+                variants, _ = _pattern(toks, pattern_span)
                 for q in body:
                     if toks[q].kind == IDENT and toks[q].text == "new_err" and q + 1 < body.stop and toks[q + 1].kind == OPEN:
                         tpl, _ = message_expr(toks, range(q + 2, toks[q + 1].match), st, q)
@@ -339,7 +324,6 @@ def _pyerr_conversion(lexed: Lexed, st: Structure, source_type: str, body_start:
                             cls = cls[2:] if cls.startswith("Py") and cls[2:3].isupper() else cls
                             out.arms.append(ArmTemplate(variants, tpl, lexed.line(q), lexed.line(toks[q + 1].match), True, cls))
                         break
-                i = nxt
             break
         k += 1
     return out
@@ -354,33 +338,35 @@ def _self_fields() -> Dict[str, str]:
 
 
 def _arms(lexed: Lexed, st: Structure, open_idx: int) -> List[ArmTemplate]:
-    toks = lexed.tokens
-    close = toks[open_idx].match
     out: List[ArmTemplate] = []
+    for pattern_span, body in _match_arms(lexed.tokens, open_idx):
+        variants, bindings = _pattern(lexed.tokens, pattern_span)
+        first = True
+        for tpl, line, end_line in _writes(lexed, st, body, bindings):
+            out.append(ArmTemplate(variants, tpl, line, end_line, first))
+            first = False
+    return out
+
+
+def _match_arms(toks: Sequence[Token], open_idx: int) -> Iterator[Tuple[range, range]]:
+    """(pattern span, body span) of each arm of the ``match { .. }`` block opened at ``open_idx``."""
+    close = toks[open_idx].match
     i = open_idx + 1
     while i < close:
-        # pattern up to '=>'
         j = _scan_to(toks, i, close, PUNCT, "=>")
         if j >= close:
-            break
-        variants, bindings = _pattern(toks, range(i, j))
-        # body
+            return
         b = j + 1
         if b < close and toks[b].kind == OPEN and toks[b].text == "{":
             body = range(b + 1, toks[b].match)
             nxt = toks[b].match + 1
         else:
-            e = _scan_to(toks, b, close, PUNCT, ",")
-            body = range(b, e)
-            nxt = e
+            nxt = _scan_to(toks, b, close, PUNCT, ",")
+            body = range(b, nxt)
         if nxt < close and toks[nxt].kind == PUNCT and toks[nxt].text == ",":
             nxt += 1
-        first = True
-        for tpl, line, end_line in _writes(lexed, st, body, bindings):
-            out.append(ArmTemplate(variants, tpl, line, end_line, first))
-            first = False
+        yield range(i, j), body
         i = nxt
-    return out
 
 
 def _pattern(toks: Sequence[Token], span: range) -> Tuple[List[str], Dict[str, str]]:
