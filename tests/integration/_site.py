@@ -41,3 +41,16 @@ class Site:
     wrapped: Optional[bool] = None
     """For candle ValueErrors: whether the site adds a backtrace (``.bt()``), so that
     RUST_BACKTRACE=1 shows ``WithBacktrace { .. }``. None when not applicable."""
+
+
+_MISSING = {
+    "candle": "candle-nn==0.4.2 is not installed (pip install 'errhint[bindings]'; wheels exist for Linux x86_64 only)",
+    "pyburn": "pyburn==0.1.7 is not installed (pip install 'errhint[bindings]'; wheels exist for CPython 3.11 on Linux x86_64 only)",
+}
+
+
+def require_binding(module: str) -> None:
+    """Skip the calling test module, with the reason and the install command, when a binding is absent."""
+    import pytest
+
+    pytest.importorskip(module, reason=_MISSING[module])

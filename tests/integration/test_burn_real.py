@@ -7,14 +7,11 @@ of a process), once with RUST_BACKTRACE=0 and once with 1.
 from __future__ import annotations
 
 import pytest
+from _site import Site, require_binding
 
-pytest.importorskip(
-    "pyburn",
-    reason="pyburn==0.1.7 is not installed (pip install 'errhint[bindings]'; wheels exist for CPython 3.11 on Linux x86_64 only)",
-)
+require_binding("pyburn")
 
 from _checks import check_case  # noqa: E402
-from _site import Site  # noqa: E402
 from cases_burn import BURN, CASES  # noqa: E402
 
 pytestmark = pytest.mark.integration

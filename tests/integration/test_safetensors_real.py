@@ -7,14 +7,11 @@ with RUST_BACKTRACE=0 and 1.
 from __future__ import annotations
 
 import pytest
+from _site import Site, require_binding
 
-pytest.importorskip(
-    "candle",
-    reason="candle-nn==0.4.2 is not installed (pip install 'errhint[bindings]'; wheels exist for Linux x86_64 only)",
-)
+require_binding("candle")
 
 from _checks import check_case  # noqa: E402
-from _site import Site  # noqa: E402
 from cases_safetensors import CASES, ST  # noqa: E402
 
 pytestmark = pytest.mark.integration
