@@ -179,7 +179,8 @@ def write_package(root: Path, records: List[Dict[str, Any]]) -> Path:
         offset += size
     (pkg / "records" / "bench.jsonl").write_text("".join(lines))
     idx = index.build_index(records, files=["records/bench.jsonl"], locations=locations, dataset_version="bench")
-    (pkg / "index.json").write_text(json.dumps(idx, separators=(",", ":")))
+    for name, blob in index.index_files(idx).items():
+        (pkg / name).write_bytes(blob)
     (pkg / "families.json").write_text(json.dumps({"families": {}}))
     (pkg / "manifest.json").write_text(json.dumps({"datasetVersion": "bench", "schemaVersion": 2, "files": {}}))
     return pkg
@@ -217,7 +218,7 @@ def _package_dataset(pkg: Path) -> "engine.Dataset":
             blobs[name] = (pkg / name).read_bytes()
         return json.loads(blobs[name][offset : offset + length])
 
-    idx = json.loads((pkg / "index.json").read_bytes())
+    idx = index.read_index(lambda name: (pkg / name).read_bytes())
     return engine.Dataset([index.LoadedIndex(idx, reader=reader)], families={})
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from errhint.build import main
+from errhint.index import read_index
 from errhint.schema import Manifest, RecordLine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,9 +97,10 @@ def test_manifest_matches_files(built):
     assert manifest.build_command and manifest.sources[0].repo == "example/widgets"
     for name, entry in manifest.files.items():
         assert hashlib.sha256((out / name).read_bytes()).hexdigest() == entry.sha256
-    index = json.loads((out / "index.json").read_text())
+    index = read_index(lambda name: (out / name).read_bytes())
     assert index["datasetVersion"] == manifest.dataset_version
-    assert len(index["records"]) == sum(e.records for n, e in manifest.files.items() if n.startswith("records/"))
+    assert index["count"] == len(index["rows"].split("\n"))
+    assert index["count"] == sum(e.records for n, e in manifest.files.items() if n.startswith("records/"))
     assert (root / "docs" / "coverage.md").read_text().count("example/widgets") >= 2
 
 

@@ -13,7 +13,7 @@ import regex
 
 from errhint.build.gates import Gates, load_negatives
 from errhint.build.template import parse_format, synthesize
-from errhint.index import LoadedIndex
+from errhint.index import LoadedIndex, read_index
 from errhint.schema import Manifest, RecordLine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,7 +68,7 @@ def test_manifest_hashes_and_counts(manifest, lines):
 
 
 def test_index_covers_every_record(manifest, records):
-    index = json.loads((DATA / "index.json").read_text(encoding="utf-8"))
+    index = read_index(lambda name: (DATA / name).read_bytes())
     assert index["datasetVersion"] == manifest.dataset_version
     assert set(index["files"]) == {n for n in manifest.files if n.startswith("records/")}
 

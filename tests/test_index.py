@@ -16,8 +16,10 @@ from errhint.index import (
     build_index,
     choose_keys,
     edge_keys,
+    index_files,
     key_words,
     literal_runs,
+    read_index,
     required_literals,
     text_tokens,
 )
@@ -100,21 +102,54 @@ def test_build_index_format_and_determinism() -> None:
     a = build_index(recs, files=["records/a.jsonl"], locations=locations, dataset_version="dv")
     b = build_index(recs, files=["records/a.jsonl"], locations=locations, dataset_version="dv")
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-    assert a["format"] == 1 and a["datasetVersion"] == "dv" and "inline" not in a
-    assert all(isinstance(r, str) for r in a["records"])  # rows are decoded only when selected
+    assert index_files(a) == index_files(b)
+    assert a["format"] == 2 and a["datasetVersion"] == "dv" and "inline" not in a and a["count"] == len(recs)
+    assert isinstance(a["rows"], str) and a["rows"].count("\n") == len(recs) - 1  # decoded only when selected
     row = LoadedIndex(a).row(0)
     assert row[:index.LITERALS] == [recs[0]["id"], 0, 0, 10] and len(row) == 5  # who, where, literals
     assert a["repoLabels"]["huggingface/candle"] == sorted(["0.4.2", "0.6.0", "0.8.0", "0.9.1", "0.11.0"])
     key = index.choose_keys([literal_runs(r["messagePattern"]) for r in recs])[0]
     kind, bucket = index.key_bucket(key)
-    assert 0 in a["keys"][kind][bucket]
-    assert sum(len(v) for m in a["keys"].values() for v in m.values()) + len(a["scan"]) == len(recs)
+    columns = a["keys"][kind]
+    assert all(isinstance(v, str) for v in columns.values())  # key maps are two strings each
+    key_map = dict(zip(columns["words"].split("|"), columns["rows"].split(";")))
+    assert "0" in key_map[bucket].split(",")
+    every = [r for m in a["keys"].values() if m["rows"] for rows in m["rows"].split(";") for r in rows.split(",")]
+    assert len(every) + len(a["scan"]) == len(recs)
     by_variant = json.loads(a["byVariant"])  # a JSON string: decoded on the first Debug form
     assert by_variant["ShapeMismatchBinaryOp"] == [
         i for i, r in enumerate(recs) if (r.get("variant") or {}).get("name") == "ShapeMismatchBinaryOp"]
     names = [v[2] for v in json.loads(a["variants"])]
     assert names.count("UnsupportedDTypeForOp") == 1  # definition and construction share one entry
     json.dumps(a)  # JSON-able
+
+
+def test_index_files_round_trip_and_keep_the_tables_apart_from_the_rows() -> None:
+    recs = fixture_records()
+    built = build_index(recs, files=["records/a.jsonl"], locations=[(0, i, 1) for i in range(len(recs))])
+    files = index_files(built)
+    assert set(files) == {index.INDEX_FILE, index.ROWS_FILE}
+    assert "rows" not in json.loads(files[index.INDEX_FILE])  # the tables file holds no row
+    assert files[index.ROWS_FILE].decode().splitlines() == built["rows"].split("\n")
+    assert all(b < 128 for b in files[index.INDEX_FILE] + files[index.ROWS_FILE])  # ASCII: decodes narrow
+    again = read_index(files.__getitem__)
+    assert again == json.loads(json.dumps(built))
+    loaded = LoadedIndex(again)
+    text = "unsupported dtype I64 for op matmul"
+    assert loaded.prefiltered(text, text_tokens(text)) == LoadedIndex(built).prefiltered(text, text_tokens(text)) != []
+
+
+def test_an_empty_index_and_broken_rows() -> None:
+    empty = build_index([])
+    assert index_files(empty)[index.ROWS_FILE] == b"" and len(LoadedIndex(read_index(index_files(empty).__getitem__))) == 0
+    assert LoadedIndex(empty).prefiltered("anything at all", text_tokens("anything at all")) == []
+    recs = fixture_records()[:3]
+    cut = dict(build_index(recs), rows="\n".join(build_index(recs)["rows"].split("\n")[:2]))
+    with pytest.raises(ValueError, match="rows"):
+        LoadedIndex(cut).row(0)
+    bad_keys = dict(build_index(recs), keys={"exact": {"words": "a|b", "rows": "0"}})
+    with pytest.raises(ValueError, match="key columns"):
+        LoadedIndex(bad_keys).prefiltered("a b", text_tokens("aaa bbb"))
 
 
 def test_rows_keep_short_literals_and_meta_comes_from_the_record() -> None:
@@ -124,7 +159,7 @@ def test_rows_keep_short_literals_and_meta_comes_from_the_record() -> None:
         record("huggingface/safetensors", "t2", "header too small", pulled_in_by=["huggingface/candle@0.4.2"]),
     ]
     data = build_index(recs)
-    rows = [json.loads(r) for r in data["records"]]
+    rows = [json.loads(r) for r in data["rows"].split("\n")]
     assert len(rows[0][index.LITERALS]) == index.MAX_LITERALS
     assert all(len(lit) <= index.MAX_LITERAL_LEN for lit in rows[0][index.LITERALS])
     ix = LoadedIndex(data)
@@ -136,26 +171,18 @@ def test_rows_keep_short_literals_and_meta_comes_from_the_record() -> None:
     assert ix.prefiltered(text, text_tokens(text)) == [0]
 
 
-def test_rows_of_the_previous_layout_still_load() -> None:
+def test_an_index_of_another_format_is_refused() -> None:
     recs = fixture_records()[:2]
-    old_rows = [json.dumps([r["id"], 0, 0, None, -1, i, 0, None, required_literals(r["messagePattern"])[:3]])
-                for i, r in enumerate(recs)]
-    old = {"format": 1, "records": old_rows, "strings": ["x"], "inline": recs, "keys": {}, "scan": [0, 1],
-           "variants": [], "byVariant": {}}
-    ix = LoadedIndex(old, exclude_ids={recs[1]["id"]})
-    assert ix.row(0) == [recs[0]["id"], -1, 0, 0, required_literals(recs[0]["messagePattern"])[:3]]
-    assert ix.meta(0).id == recs[0]["id"] and ix.variant_rows("x") == []
-    text = "unsupported dtype I64 for op matmul"
-    assert ix.prefiltered(text, text_tokens(text)) == [0]
-    short = {"format": 1, "records": [json.dumps([-1, i, 0, ["x"]]) for i in range(2)], "inline": recs,
-             "ids": ",".join(r["id"] for r in recs), "keys": {}, "scan": [0, 1]}
-    assert LoadedIndex(short).row(1) == [recs[1]["id"], -1, 1, 0, ["x"]]
+    old = {"format": 1, "records": [json.dumps([r["id"], -1, i, 0, ["x"]]) for i, r in enumerate(recs)], "inline": recs,
+           "keys": {}, "scan": [0, 1]}
+    with pytest.raises(ValueError, match="format 1"):
+        LoadedIndex(old)
 
 
 def test_build_index_inline_and_location_checks() -> None:
     recs = fixture_records()[:3]
     inline = build_index(recs)
-    row = json.loads(inline["records"][2])
+    row = json.loads(inline["rows"].split("\n")[2])
     assert inline["inline"] == recs and row[index.FILE] == -1 and row[index.OFFSET] == 2
     assert LoadedIndex(inline).pattern(2) == recs[2]["messagePattern"]
     with pytest.raises(ValueError):

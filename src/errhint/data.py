@@ -20,7 +20,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 m
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from errhint import distinfo
+from errhint import distinfo, index
 
 ENTRY_POINT_GROUP = "errhint.datasets"
 _PACKAGE = "errhint_data"
@@ -65,7 +65,7 @@ class _Shipped:
 
         paths = list(getattr(errhint_data, "__path__", []))
         self.root: Optional[str] = next(
-            (p for p in paths if os.path.isfile(os.path.join(p, "index.json"))), None
+            (p for p in paths if os.path.isfile(os.path.join(p, index.INDEX_FILE))), None
         )
         self._traversable: Any = None
         if self.root is None:
@@ -115,14 +115,14 @@ def _package() -> _Shipped:
 
 
 def shipped_index() -> Optional[Dict[str, Any]]:
-    """The parsed ``errhint_data/index.json``, or None when the package ships no index."""
+    """The parsed shipped index (``index.json`` + ``index.rows``), or None when the package ships none."""
     try:
         pkg = _package()
     except ImportError:
         return None
-    if not pkg.exists("index.json"):
+    if not pkg.exists(index.INDEX_FILE):
         return None
-    return json.loads(pkg.read_bytes("index.json"))
+    return index.read_index(pkg.read_bytes)
 
 
 def shipped_manifest() -> Dict[str, Any]:

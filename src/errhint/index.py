@@ -7,24 +7,26 @@ rare word ("key") from that text; a lookup collects the records whose key occurs
 checks their literals with ``in``, and only then compiles (lazily, cached, with a timeout)
 the surviving patterns.  Nothing here imports ``regex`` until a pattern is actually needed.
 
-On-disk format 1 (JSON; see docs/design.md)::
+On-disk format 2 (see docs/design.md): ``index.json`` holds the tables, ``index.rows`` the rows::
 
-    {"format": 1, "datasetVersion": str, "files": [str],
-     "repoLabels": {repo: [label, ...]},       # every release label per repository
-     "keys": {"exact": {word: [row, ...]}, "prefix": {abc: [row, ...]}, "suffix": {abc: [row, ...]}},
-     "scan": [row, ...],                        # rows without a key
-     "records": ["[id, fileIndex, byteOffset, byteLength, [literal, ...]]", ...],
-     "variants": "<JSON [[repo, enum, name, shape, [[field, debug], ...], display, transparent]]>",
-     "byVariant": "<JSON {variantName: [row, ...]}>",
-     "inline": [record, ...]}                   # only when built without locations
+    index.json  {"format": 2, "datasetVersion": str, "files": [str], "count": int,
+                 "repoLabels": {repo: [label, ...]},         # every release label per repository
+                 "keys": {"exact" | "prefix" | "suffix": {"words": "w1|w2|..", "rows": "0,7;3;.."}},
+                 "scan": [row, ...],                          # rows without a key
+                 "variants": "<JSON [[repo, enum, name, shape, [[field, debug, type?], ...], display, transparent]]>",
+                 "byVariant": "<JSON {variantName: [row, ...]}>",
+                 "inline": [record, ...]}                     # only when built without locations
+    index.rows  one JSON row per line: [id, fileIndex, byteOffset, byteLength, [literal, ...]]
 
-A row holds only what the prefilter needs: where the record is and the literal text it
-requires.  Everything else (pattern, repository, kind, versions...) is read from the record
-itself, which is loaded anyway for a row whose literals all occur in a text.  Rows are JSON
-strings decoded on selection, and the variant tables (needed for Debug forms only) are JSON
-strings decoded on first use: the first lookup of a process parses little more than the key
-maps.  For records kept in memory ``fileIndex`` is -1 and ``byteOffset`` is the position in
-``inline``.
+Why this shape: the first lookup of a process pays for decoding the index, and decoding
+thousands of small JSON values (one list per key, one string per row) cost 5-8 ms cold. Here
+``index.json`` is a handful of long strings, which decode at memory speed; the key maps are
+built from two strings by ``str.split`` on the first lookup, and the rows file is split into
+lines then, each row decoded only when its key selects it. A row holds only what the
+prefilter needs: where the record is and the literal text it requires. Everything else
+(pattern, repository, kind, versions...) is read from the record itself, which is loaded
+anyway for a row whose literals all occur in a text. For records kept in memory
+``fileIndex`` is -1 and ``byteOffset`` is the position in ``inline``.
 """
 
 from __future__ import annotations
@@ -43,7 +45,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from errhint._lazyre import LazyPattern
 
-FORMAT = 1
+FORMAT = 2
+INDEX_FILE = "index.json"
+ROWS_FILE = "index.rows"
+"""The two files an index is shipped as (``index_files``, ``read_index``)."""
 
 # Row positions (rows are lists for compactness).
 ID, FILE, OFFSET, LENGTH, LITERALS = 0, 1, 2, 3, 4
@@ -436,21 +441,60 @@ def build_index(
         if isinstance(extra.get("variant"), Mapping) and extra["variant"].get("name"):
             add_variant(str(extra.get("repo", "")), extra["variant"])
     # Escaped to ASCII: one non-ASCII character (a literal "\u2265") makes the whole
-    # index.json decode as wide text, ~0.8 ms more on the first lookup of a process.
+    # text decode as wide characters, ~0.8 ms more on the first lookup of a process.
     compact = {"separators": (",", ":")}
     index: Dict[str, Any] = {
         "format": FORMAT,
         "datasetVersion": dataset_version,
         "files": list(files),
+        "count": len(rows),
         "repoLabels": {repo: sorted(labels) for repo, labels in sorted(repo_labels.items())},
-        "keys": key_maps,
+        "keys": {kind: _key_columns(key_map) for kind, key_map in key_maps.items()},
         "scan": scan,
-        "records": rows,
+        "rows": "\n".join(rows),
         "variants": json.dumps(variant_table, **compact),
         "byVariant": json.dumps(by_variant, **compact),
     }
     if locations is None:
         index["inline"] = [dict(r) for r in records]
+    return index
+
+
+def _key_columns(key_map: Mapping[str, List[int]]) -> Dict[str, str]:
+    """A key map as two strings (keys are word characters and spaces, so ``|`` and ``;``
+    never occur in them): ``{"words": "w1|w2", "rows": "0,7;3"}``."""
+    return {
+        "words": "|".join(key_map),
+        "rows": ";".join(",".join(str(i) for i in rows) for rows in key_map.values()),
+    }
+
+
+def _key_map(columns: Any) -> Dict[str, str]:
+    """The key map of ``_key_columns`` output: word -> its rows as ``"0,7"`` (parsed on a hit)."""
+    if not isinstance(columns, Mapping) or not columns.get("words"):
+        return {}
+    words, rows = str(columns["words"]).split("|"), str(columns.get("rows", "")).split(";")
+    if len(words) != len(rows):
+        raise ValueError("index key columns differ in length")
+    return dict(zip(words, rows))
+
+
+def index_files(index: Mapping[str, Any]) -> Dict[str, bytes]:
+    """The bytes of the files an index is shipped as: ``index.json`` (the tables) and
+    ``index.rows`` (one row per line). Deterministic for a deterministic index."""
+    tables = {k: v for k, v in index.items() if k != "rows"}
+    rows = str(index.get("rows", ""))
+    return {
+        INDEX_FILE: (json.dumps(tables, separators=(",", ":")) + "\n").encode("ascii"),
+        ROWS_FILE: (rows + "\n").encode("ascii") if rows else b"",
+    }
+
+
+def read_index(read: Callable[[str], bytes]) -> Dict[str, Any]:
+    """The index whose files ``read(name)`` returns (the inverse of ``index_files``)."""
+    index = json.loads(read(INDEX_FILE))
+    if isinstance(index, dict) and "rows" not in index:
+        index["rows"] = read(ROWS_FILE).decode("utf-8").rstrip("\n")
     return index
 
 
@@ -531,14 +575,23 @@ class RegexBudget:
         self.left = seconds
         self.timed_out: set = set()
         self._outer: Optional["RegexBudget"] = None
+        self._wall0 = self._cpu0 = 0.0
+        self.off_seen = 0.0
+        """Off-CPU time already answered with a retry (each stretch of it excuses one timeout)."""
 
     def __enter__(self) -> "RegexBudget":
         self._outer = getattr(_local, "budget", None)
         _local.budget = self
+        # one clock pair per lookup, not per search: thread_time() is a system call (~0.6 us)
+        self._wall0, self._cpu0 = time.perf_counter(), time.thread_time()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         _local.budget = self._outer
+
+    def off_cpu(self) -> float:
+        """Seconds this thread has spent off the CPU since the budget began."""
+        return (time.perf_counter() - self._wall0) - (time.thread_time() - self._cpu0)
 
 
 def search(pattern: str, text: str, timeout: float = REGEX_TIMEOUT) -> Any:
@@ -548,8 +601,13 @@ def search(pattern: str, text: str, timeout: float = REGEX_TIMEOUT) -> Any:
     ``concurrent=False`` keeps the GIL during the search: by default ``regex`` lets it go and
     takes it back while matching, and the wall-clock timeout then counts the wait, so with
     many threads an ordinary search timed out (2 lookups in 1,000 across 16 threads).
+    A search that timed out is tried once more when the thread spent most of that time off
+    the CPU (a loaded machine descheduled it; the pattern was not the cost); inside a budget
+    that is judged from the budget's clocks, so an ordinary search reads no CPU clock.
     """
-    rx = compiled(pattern)
+    rx = _compiled.get(pattern, _MISSING)
+    if rx is _MISSING:
+        rx = compiled(pattern)
     if rx is None:
         return None
     budget: Optional[RegexBudget] = getattr(_local, "budget", None)
@@ -561,12 +619,20 @@ def search(pattern: str, text: str, timeout: float = REGEX_TIMEOUT) -> Any:
     if pattern in budget.timed_out:
         return None
     start = time.perf_counter()
+    limit = max(min(timeout, budget.left), REGEX_FLOOR)
     try:
-        return _timed_search(rx, text, max(min(timeout, budget.left), REGEX_FLOOR))
+        return rx.search(text, timeout=limit, concurrent=False)
     except TimeoutError:
-        budget.timed_out.add(pattern)
-        budget.left -= time.perf_counter() - start
-        return None
+        off = budget.off_cpu()
+        if off - budget.off_seen >= limit / 2:  # descheduled, not yet forgiven: once more
+            budget.off_seen = off
+            try:
+                return rx.search(text, timeout=limit, concurrent=False)
+            except TimeoutError:
+                pass
+    budget.timed_out.add(pattern)
+    budget.left -= time.perf_counter() - start
+    return None
 
 
 def _timed_search(rx: Any, text: str, timeout: float) -> Any:
@@ -661,12 +727,9 @@ class LoadedIndex:
         if data.get("format") != FORMAT:
             raise ValueError(f"unsupported index format {data.get('format')!r}")
         self._data = data
-        self._raw: List[Any] = data["records"]
-        self._rows: List[Optional[list]] = [None] * len(self._raw)
-        # Rows of earlier builds still load (until the shipped data is rebuilt): the long layout
-        # ([id, repo, ..., fileIndex, ...] with a "strings" table) keeps id, file, offset,
-        # length and literals at 0, 4, 5, 6, 8.
-        self._old_layout = "strings" in data
+        self._count = int(data.get("count", 0))
+        self._lines: Optional[List[str]] = None
+        self._rows: List[Optional[list]] = [None] * self._count
         self.files: List[str] = list(data.get("files", ()))
         self.dataset_version: str = data.get("datasetVersion", "")
         self._repo_labels: Mapping[str, List[str]] = data.get("repoLabels", {})
@@ -678,46 +741,56 @@ class LoadedIndex:
         self._literal_chars: Dict[int, int] = {}
         self._meta: Dict[int, RowMeta] = {}
         self._reader = reader
-        keys = data.get("keys", {})
-        self.exact: Mapping[str, List[int]] = keys.get("exact", {})
-        self.prefix: Mapping[str, List[int]] = keys.get("prefix", {})
-        self.suffix: Mapping[str, List[int]] = keys.get("suffix", {})
+        self._maps: Optional[Tuple[Dict[str, str], Dict[str, str], Dict[str, str]]] = None
         self.scan: List[int] = data.get("scan", [])
         excluded = set(exclude_ids)
-        self._excluded = frozenset(i for i in range(len(self._raw)) if self.row(i)[ID] in excluded) if excluded else frozenset()
+        self._excluded = frozenset(i for i in range(self._count) if self.row(i)[ID] in excluded) if excluded else frozenset()
 
     def __len__(self) -> int:
-        return len(self._raw)
+        return self._count
+
+    def _split_rows(self) -> List[str]:
+        rows = str(self._data.get("rows", ""))
+        lines = rows.split("\n") if rows else []
+        if len(lines) != self._count:
+            raise ValueError(f"index has {len(lines)} rows, expected {self._count}")
+        self._lines = lines
+        return lines
 
     def row(self, i: int) -> list:
         """Row ``i``: [id, fileIndex, byteOffset, byteLength, literals] (decoded on first use)."""
         row = self._rows[i]
         if row is None:
-            raw = self._raw[i]
-            row = json.loads(raw) if isinstance(raw, str) else list(raw)
-            if self._old_layout:
-                row = [row[0], row[4], row[5], row[6], row[8]]
-            elif len(row) == 4:  # briefly written without the id (ids kept in an "ids" string)
-                row = [self._data.get("ids", "").split(",")[i]] + row
-            self._rows[i] = row
+            lines = self._lines
+            if lines is None:
+                lines = self._split_rows()
+            row = self._rows[i] = json.loads(lines[i])
         return row
+
+    def _key_maps(self) -> Tuple[Dict[str, str], Dict[str, str], Dict[str, str]]:
+        maps = self._maps
+        if maps is None:
+            keys = self._data.get("keys", {})
+            maps = self._maps = (_key_map(keys.get("exact")), _key_map(keys.get("prefix")), _key_map(keys.get("suffix")))
+        return maps
 
     def prefiltered(self, text: str, tokens: Iterable[str]) -> List[int]:
         """Rows whose key occurs in ``text`` and whose every required literal is in it."""
-        slots: set = set()
-        exact, prefix, suffix = self.exact, self.prefix, self.suffix
+        found: List[str] = []
+        exact, prefix, suffix = self._key_maps()
         for tok in tokens:
             hit = exact.get(tok)
             if hit:
-                slots.update(hit)
+                found.append(hit)
             if prefix:
                 hit = prefix.get(tok[:MIN_KEY_LEN])
                 if hit:
-                    slots.update(hit)
+                    found.append(hit)
             if suffix:
                 hit = suffix.get(tok[-MIN_KEY_LEN:])
                 if hit:
-                    slots.update(hit)
+                    found.append(hit)
+        slots = set(map(int, ",".join(found).split(","))) if found else set()
         slots.update(self.scan)
         if self._excluded:
             slots -= self._excluded

@@ -81,10 +81,12 @@ def write_dataset(
     (out / "families.json").write_bytes(fam_bytes)
     manifest_files["families.json"] = {"records": len(families.get("families", {})), "sha256": hashlib.sha256(fam_bytes).hexdigest()}
     # index
+    from errhint.index import index_files
+
     index = build_index(all_records, files=files, locations=locations, dataset_version=dataset_version)
-    idx_bytes = (dumps(index) + "\n").encode("utf-8")
-    (out / "index.json").write_bytes(idx_bytes)
-    manifest_files["index.json"] = {"records": len(all_records), "sha256": hashlib.sha256(idx_bytes).hexdigest()}
+    for name, blob in index_files(index).items():
+        (out / name).write_bytes(blob)
+        manifest_files[name] = {"records": len(all_records), "sha256": hashlib.sha256(blob).hexdigest()}
     manifest = {
         "datasetVersion": dataset_version,
         "schemaVersion": 2,
