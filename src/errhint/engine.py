@@ -189,25 +189,12 @@ def _hit(
     meta = ix.meta(i)
     if literal is None:
         literal = ix.literal_chars(i)
+    # positional: keyword construction of this 18-field tuple costs twice as much, once per hit
     return rank.Hit(
-        kind=kind,
-        coverage=coverage,
-        literal_chars=literal,
-        repo=meta.repo,
-        error_type=meta.error_type,
-        site_kind=meta.site_kind,
-        error_class=meta.error_class,
-        versions=meta.versions,
-        pulled_in_by=meta.pulled_in_by,
-        exc_type=item.exc_type,
-        cand_error_type=cand.error_type,
-        cand_site_kinds=cand.site_kinds,
-        cand_repo=cand.repo_hint,
-        variant_agrees=bool(cand.variant) and meta.variant == cand.variant,
-        from_variant=bool(cand.variant),
-        depth=item.depth,
-        weight=cand.weight,
-        generic=meta.generic,
+        kind, coverage, literal, meta.repo, meta.error_type, meta.site_kind, meta.error_class,
+        meta.versions, meta.pulled_in_by, item.exc_type, cand.error_type, cand.site_kinds,
+        cand.repo_hint, bool(cand.variant) and meta.variant == cand.variant, bool(cand.variant),
+        item.depth, cand.weight, meta.generic,
     )
 
 

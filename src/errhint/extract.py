@@ -221,6 +221,15 @@ def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
     """
     text = text[:MAX_TEXT]
     raw_lines = text.splitlines()
+    if exc_type and len(raw_lines) == 1:
+        # one line of a known type (what ``explain(msg, exc_type=..)`` mostly gets): the
+        # message itself, unless the line is a traceback marker or errhint's own note
+        line = raw_lines[0]
+        stripped = line.strip()
+        if (stripped and stripped != '"""' and stripped not in _CHAIN_MARKERS
+                and not _TB_HEADER.match(stripped) and not is_own_note(line)):
+            binding = _binding_of(exc_type)
+            return Extraction((Item(line, exc_type, 0, "text"),), frozenset([binding] if binding else ()))
     lines: List[Optional[str]] = (
         _strip_group_boxes(raw_lines) if "Exception Group Traceback" in text else list(raw_lines)
     )

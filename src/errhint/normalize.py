@@ -267,11 +267,11 @@ def renderings(
         order = sorted(templates(name), key=lambda info: (info.enum != want, info.repo in BINDING_REPOS, info.enum != "Error"))
     else:
         order = sorted(templates(name), key=lambda info: (info.enum != want, info.enum != "Error"))
+    values = value.named_values()
     for info in order:
         if not _compatible(info, value):
             continue
         text: Optional[str] = None
-        values = value.named_values()
         if info.transparent and len(values) == 1:
             field, inner = next(iter(values.items()))
             text = display_of(inner, templates, depth + 1, want=info.field_enum(field))

@@ -148,8 +148,11 @@ def _short(exc_type: str) -> str:
     return exc_type.rsplit(".", 1)[-1]
 
 
-def _record_repos(hit: Hit) -> FrozenSet[str]:
-    return frozenset([hit.repo] + [p.split("@", 1)[0] for p in hit.pulled_in_by])
+@lru_cache(maxsize=1024)
+def _record_repos(repo: str, pulled_in_by: Tuple[str, ...]) -> FrozenSet[str]:
+    """The record's repository and those of the releases that pull it in (cached: a few
+    hundred distinct pairs, read for every hit)."""
+    return frozenset([repo] + [p.split("@", 1)[0] for p in pulled_in_by])
 
 
 def score(hit: Hit, evidence: Evidence) -> float:
@@ -194,19 +197,25 @@ def raw_score(hit: Hit, evidence: Evidence) -> float:
 
 
 def _type_term(hit: Hit) -> float:
-    """Agreement between the Python exception and the record's errorType / errorClass."""
+    return _types_agree(hit.cand_error_type, hit.error_type, hit.exc_type, hit.error_class)
+
+
+@lru_cache(maxsize=1024)
+def _types_agree(cand_error_type: Optional[str], error_type: str, exc_type: str, error_class: Optional[str]) -> float:
+    """Agreement between the Python exception and the record's errorType / errorClass
+    (cached: a handful of exception types against a few dozen classes)."""
     term = 0.0
-    if hit.cand_error_type:
-        term += 0.04 if hit.cand_error_type == hit.error_type else -0.12
-    if not hit.exc_type:
+    if cand_error_type:
+        term += 0.04 if cand_error_type == error_type else -0.12
+    if not exc_type:
         return term
-    short = _short(hit.exc_type)
-    builtin = "." not in hit.exc_type
-    if hit.error_class:
-        wanted = _short(hit.error_class)
+    short = _short(exc_type)
+    builtin = "." not in exc_type
+    if error_class:
+        wanted = _short(error_class)
         wanted = wanted[2:] if wanted.startswith("Py") and wanted[2:3].isupper() else wanted
         return term + (0.05 if wanted == short else -0.25)
-    if hit.error_type == "panic":
+    if error_type == "panic":
         return term + (0.03 if short in PANIC_TYPES else -0.05)
     if builtin and short not in RUST_EXCEPTION_TYPES:
         return term - 0.45  # KeyError, ZeroDivisionError...: never a Rust error in disguise
@@ -214,15 +223,13 @@ def _type_term(hit: Hit) -> float:
 
 
 def _repo_term(hit: Hit, evidence: Evidence) -> float:
-    repos = _record_repos(hit)
-    strong = set(evidence.repos())
-    if hit.cand_repo:
-        strong.add(hit.cand_repo)
-    if strong:
-        return 0.06 if repos & strong else -0.15
+    repos = _record_repos(hit.repo, hit.pulled_in_by)
+    strong = evidence.repos()
+    if strong or hit.cand_repo:  # the frames and modules, plus the repo the candidate names
+        return 0.06 if hit.cand_repo in repos or not repos.isdisjoint(strong) else -0.15
     loaded = evidence.loaded_repos()
     if loaded:
-        return 0.02 if repos & loaded else -0.05
+        return 0.02 if not repos.isdisjoint(loaded) else -0.05
     return 0.0
 
 

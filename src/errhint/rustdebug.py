@@ -25,14 +25,14 @@ MAX_DEPTH = 64
 
 _TOKEN = re.compile(
     r"""
-    (?P<ws>\s+)
-  | (?P<str>"(?:[^"\\]|\\.)*")
+    \s*  # whitespace before a token is taken with it: one match per token
+    (?:(?P<str>"(?:[^"\\]|\\.)*")
   | (?P<char>'(?:[^'\\]|\\u\{[0-9a-fA-F]{1,6}\}|\\.)')
   | (?P<num>-?(?:inf|NaN|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:\.\.=?-?\d[\d_]*)?)
   | (?P<ident>[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*(?:<[^<>\s]*>)?)
   | (?P<opaque><[^<>\n]{1,40}>)
   | (?P<dots>\.\.)
-  | (?P<punct>[()\[\]{},:])
+  | (?P<punct>[()\[\]{},:]))
     """,
     re.VERBOSE | re.DOTALL,
 )
@@ -119,18 +119,14 @@ class _Parser:
         return tok
 
     def _scan(self) -> Tuple[str, str, int, int]:
-        pos = self.pos
-        while True:
-            if pos >= len(self.text):
-                return ("eof", "", pos, pos)
-            m = _TOKEN.match(self.text, pos)
-            if m is None:
-                raise DebugSyntaxError(f"unexpected character at {pos}")
-            kind = m.lastgroup or ""
-            if kind == "ws":
-                pos = m.end()
-                continue
-            return (kind, m.group(), m.start(), m.end())
+        text, pos = self.text, self.pos
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            if text[pos:].strip() == "":
+                return ("eof", "", len(text), len(text))
+            raise DebugSyntaxError(f"unexpected character at {pos}")
+        kind = m.lastgroup or ""
+        return (kind, m.group(kind), m.start(kind), m.end())
 
     def expect(self, value: str) -> Tuple[str, str, int, int]:
         tok = self.next()
