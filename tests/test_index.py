@@ -323,6 +323,43 @@ def test_a_search_that_really_burns_cpu_is_not_retried(monkeypatch: pytest.Monke
     assert stub.calls == 1
 
 
+def _in_budget(monkeypatch: pytest.MonkeyPatch, cpu: List[float], wall: List[float]) -> "tuple":
+    """``index.search`` of a stub that times out once, inside a budget, under fake clocks."""
+    stub = _SlowOnce()
+    monkeypatch.setitem(index._compiled, "stub-pattern", stub)
+    cpu_clock, wall_clock = iter(cpu), iter(wall)
+    monkeypatch.setattr(index.time, "thread_time", lambda: next(cpu_clock))
+    monkeypatch.setattr(index.time, "perf_counter", lambda: next(wall_clock))
+    with index.RegexBudget() as budget:
+        found = index.search("stub-pattern", "text", timeout=0.05)
+    return found, stub.calls, budget
+
+
+def test_in_a_budget_a_search_timed_out_while_descheduled_is_retried_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # budget start (cpu 0, wall 0); the search starts at wall 0; on the timeout the thread has
+    # used 1 ms of CPU in 50 ms of wall time: it was off the CPU, so the search runs again
+    found, calls, budget = _in_budget(monkeypatch, cpu=[0.0, 0.001], wall=[0.0, 0.0, 0.05])
+    assert found == "match" and calls == 2
+    assert budget.timed_out == set() and budget.left == index.LOOKUP_REGEX_BUDGET
+
+
+def test_in_a_budget_a_search_that_burns_cpu_is_not_retried(monkeypatch: pytest.MonkeyPatch) -> None:
+    found, calls, budget = _in_budget(monkeypatch, cpu=[0.0, 0.049], wall=[0.0, 0.0, 0.05, 0.05])
+    assert found is None and calls == 1
+    assert budget.timed_out == {"stub-pattern"} and budget.left == pytest.approx(index.LOOKUP_REGEX_BUDGET - 0.05)
+
+
+def test_in_a_budget_one_stretch_off_the_cpu_excuses_one_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    stub = _SlowOnce()
+    monkeypatch.setitem(index._compiled, "p1", stub)
+    monkeypatch.setitem(index._compiled, "p2", _SlowOnce())
+    with index.RegexBudget() as budget:
+        monkeypatch.setattr(budget, "off_cpu", lambda: 0.04)  # 40 ms off the CPU, once
+        assert index.search("p1", "text", timeout=0.05) == "match"  # excused: retried
+        assert index.search("p2", "text", timeout=0.05) is None  # the same stretch: not again
+    assert budget.timed_out == {"p2"} and budget.off_seen == 0.04
+
+
 # ---------------------------------------------------------------- property: no lost matches
 
 _WORDS = st.sampled_from(["shape", "mismatch", "dtype", "for", "op", "tensor", "rank", "dim", "a", "of", "Can't", "x1"])

@@ -225,11 +225,10 @@ def _groups(m: Any) -> Tuple[Tuple[Tuple[str, str], ...], bool]:
     return groups, any(not index.balanced_value(v) for _, v in groups)
 
 
-def _search(ix: LoadedIndex, i: int, text: str) -> Tuple[Any, Tuple[Tuple[str, str], ...], bool]:
-    """The row's pattern searched in ``text`` (match, its groups, unbalanced?); retried with
+def _search(pattern: str, text: str) -> Tuple[Any, Tuple[Tuple[str, str], ...], bool]:
+    """``pattern`` searched in ``text`` (match, its groups, unbalanced?); retried with
     bracket-aware groups when a lazy group cut a Debug value such as ``[2, 3]`` at its inner
     separator. Groups are read once here (the caller needs them too)."""
-    pattern = ix.pattern(i)
     m = index.search(pattern, text)
     if m is None:
         return None, (), False
@@ -275,9 +274,14 @@ def _match_items(
                 continue  # a weaker rival reading of a Debug value already explained (metal's enum)
             tokens = index.text_tokens(cand.text)
             matched = False
+            searched: Dict[str, Tuple[Any, Tuple[Tuple[str, str], ...], bool]] = {}  # one search per pattern text
             for n, ix in enumerate(ds.indexes):
                 for i in ix.prefiltered(cand.text, tokens):
-                    m, groups, unbalanced = _search(ix, i, cand.text)
+                    pattern = ix.pattern(i)
+                    result = searched.get(pattern)
+                    if result is None:
+                        result = searched[pattern] = _search(pattern, cand.text)
+                    m, groups, unbalanced = result
                     if m is None:
                         continue
                     matched = True

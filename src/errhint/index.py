@@ -469,14 +469,21 @@ def _key_columns(key_map: Mapping[str, List[int]]) -> Dict[str, str]:
     }
 
 
-def _key_map(columns: Any) -> Dict[str, str]:
-    """The key map of ``_key_columns`` output: word -> its rows as ``"0,7"`` (parsed on a hit)."""
+def _key_map(columns: Any) -> Dict[str, Any]:
+    """The key map of ``_key_columns`` output: word -> its rows as ``"0,7"`` (a tuple once hit)."""
     if not isinstance(columns, Mapping) or not columns.get("words"):
         return {}
     words, rows = str(columns["words"]).split("|"), str(columns.get("rows", "")).split(";")
     if len(words) != len(rows):
         raise ValueError("index key columns differ in length")
     return dict(zip(words, rows))
+
+
+def _rows_of(key_map: Dict[str, Any], key: str, rows: str) -> Tuple[int, ...]:
+    """A key's rows parsed on its first hit and kept parsed (the same value whichever thread
+    writes it first)."""
+    parsed = key_map[key] = tuple(int(r) for r in rows.split(","))
+    return parsed
 
 
 def index_files(index: Mapping[str, Any]) -> Dict[str, bytes]:
@@ -741,7 +748,7 @@ class LoadedIndex:
         self._literal_chars: Dict[int, int] = {}
         self._meta: Dict[int, RowMeta] = {}
         self._reader = reader
-        self._maps: Optional[Tuple[Dict[str, str], Dict[str, str], Dict[str, str]]] = None
+        self._maps: Optional[Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = None
         self.scan: List[int] = data.get("scan", [])
         excluded = set(exclude_ids)
         self._excluded = frozenset(i for i in range(self._count) if self.row(i)[ID] in excluded) if excluded else frozenset()
@@ -767,7 +774,7 @@ class LoadedIndex:
             row = self._rows[i] = json.loads(lines[i])
         return row
 
-    def _key_maps(self) -> Tuple[Dict[str, str], Dict[str, str], Dict[str, str]]:
+    def _key_maps(self) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
         maps = self._maps
         if maps is None:
             keys = self._data.get("keys", {})
@@ -776,21 +783,22 @@ class LoadedIndex:
 
     def prefiltered(self, text: str, tokens: Iterable[str]) -> List[int]:
         """Rows whose key occurs in ``text`` and whose every required literal is in it."""
-        found: List[str] = []
+        slots: set = set()
         exact, prefix, suffix = self._key_maps()
         for tok in tokens:
             hit = exact.get(tok)
             if hit:
-                found.append(hit)
+                slots.update(hit if hit.__class__ is tuple else _rows_of(exact, tok, hit))
             if prefix:
-                hit = prefix.get(tok[:MIN_KEY_LEN])
+                key = tok[:MIN_KEY_LEN]
+                hit = prefix.get(key)
                 if hit:
-                    found.append(hit)
+                    slots.update(hit if hit.__class__ is tuple else _rows_of(prefix, key, hit))
             if suffix:
-                hit = suffix.get(tok[-MIN_KEY_LEN:])
+                key = tok[-MIN_KEY_LEN:]
+                hit = suffix.get(key)
                 if hit:
-                    found.append(hit)
-        slots = set(map(int, ",".join(found).split(","))) if found else set()
+                    slots.update(hit if hit.__class__ is tuple else _rows_of(suffix, key, hit))
         slots.update(self.scan)
         if self._excluded:
             slots -= self._excluded
