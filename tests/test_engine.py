@@ -587,3 +587,21 @@ def test_a_user_record_of_the_same_headline_is_the_one_shown() -> None:
         assert [m.record.id for m in got] == ["00000000000000cc"] and got[0].also == (shipped["id"],)
     finally:
         engine.reset()
+
+
+def test_records_sharing_a_pattern_share_one_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same pattern at three sites: one regex search per candidate, and one hint."""
+    pattern = r"unsupported dtype (?P<f0>.+?) for op (?P<f1>[^\n]+)"
+    recs = [record(CANDLE, "unsupported dtype {} for op {}", pattern, file_path=f"candle-core/src/{name}.rs", id=f"{name:0>16}")
+            for name in ("cpu", "cuda", "metal")]
+    searched: List[str] = []
+    real = index.search
+    monkeypatch.setattr(index, "search", lambda p, text, *a, **k: searched.append(p) or real(p, text, *a, **k))
+    _use(recs)
+    try:
+        got = engine.explain("unsupported dtype I64 for op matmul", exc_type="ValueError", min_score=0.0)
+    finally:
+        engine.reset()
+    assert searched == [pattern]
+    assert len(got) == 1 and got[0].captures["f0"] == "I64" and got[0].captures["f1"] == "matmul"
+    assert got[0].id in {r["id"] for r in recs}

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import List
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from errhint import extract
 from errhint.extract import from_exception, from_text
@@ -211,3 +213,19 @@ def test_key_error_text_is_its_argument_not_its_repr() -> None:
     assert extract.from_exception(Lookup(message)).items[0].text == message
     assert extract.from_exception(Shown(message)).items[0].text == "own text"
     assert extract.from_exception(KeyError("a", "b")).items[0].text == str(KeyError("a", "b"))
+
+
+_ONE_LINE = st.text(
+    alphabet=st.characters(blacklist_characters="\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"), max_size=80
+) | st.sampled_from([
+    "unsupported dtype I64 for op matmul", "errhint: a note of ours", "Traceback (most recent call last):",
+    '"""', "During handling of the above exception, another exception occurred:", "  padded  ",
+    "ValueError: shape mismatch", "Exception Group Traceback (most recent call last):",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ONE_LINE, st.sampled_from(["ValueError", "pyo3_runtime.PanicException", "candle.SomeError", "KeyError"]))
+def test_one_line_text_reads_as_the_general_scanner_reads_it(line: str, exc_type: str) -> None:
+    # a trailing blank line sends the same text through the traceback scanner, which trims it
+    assert extract.from_text(line, exc_type) == extract.from_text(line + "\n\n", exc_type)
