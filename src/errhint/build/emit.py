@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
+from errhint.index import build_index, index_files
+
 RECORD_FILES = {
     "huggingface/candle": "records/candle.jsonl",
     "tracel-ai/burn": "records/burn.jsonl",
@@ -39,7 +41,6 @@ def write_dataset(
     dataset_version: str,
     sources: List[Dict[str, Any]],
     build_command: str,
-    build_index: Any,
 ) -> Dict[str, Any]:
     """Write everything under ``out``; returns the manifest."""
     out = Path(out)
@@ -81,8 +82,6 @@ def write_dataset(
     (out / "families.json").write_bytes(fam_bytes)
     manifest_files["families.json"] = {"records": len(families.get("families", {})), "sha256": hashlib.sha256(fam_bytes).hexdigest()}
     # index
-    from errhint.index import index_files
-
     index = build_index(all_records, files=files, locations=locations, dataset_version=dataset_version)
     for name, blob in index_files(index).items():
         (out / name).write_bytes(blob)

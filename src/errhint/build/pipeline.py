@@ -205,8 +205,6 @@ def build(
         inputs.append(path.name.encode() + b"\0" + path.read_bytes())
     dv = dataset_version([r.date for r in results], inputs)
 
-    from errhint.index import build_index
-
     manifest = write_dataset(
         out,
         records,
@@ -215,7 +213,6 @@ def build(
         dv,
         [s.as_manifest() for s in sources],
         build_command,
-        build_index,
     )
     fam_counts = Counter(r["backgroundTag"] for r in records + seeds)
     kind_counts = Counter(r.get("siteKind") or "seed" for r in records + seeds)
