@@ -479,9 +479,11 @@ def _key_map(columns: Any) -> Dict[str, Any]:
     return dict(zip(words, rows))
 
 
-def _rows_of(key_map: Dict[str, Any], key: str, rows: str) -> Tuple[int, ...]:
-    """A key's rows parsed on its first hit and kept parsed (the same value whichever thread
-    writes it first)."""
+def _rows_of(key_map: Dict[str, Any], key: str, rows: Any) -> Tuple[int, ...]:
+    """A key's rows: ``"0,7"`` is parsed on the key's first hit and kept parsed (the same
+    value whichever thread writes it first)."""
+    if rows.__class__ is tuple:
+        return rows
     parsed = key_map[key] = tuple(int(r) for r in rows.split(","))
     return parsed
 
@@ -600,6 +602,16 @@ class RegexBudget:
         """Seconds this thread has spent off the CPU since the budget began."""
         return (time.perf_counter() - self._wall0) - (time.thread_time() - self._cpu0)
 
+    def excuses(self, timeout: float) -> bool:
+        """Whether a search that just timed out was descheduled for most of ``timeout``: off
+        the CPU for at least half of it since the budget began, beyond what an earlier retry
+        was already excused for (each stretch off the CPU excuses one timeout)."""
+        off = self.off_cpu()
+        if off - self.off_seen < timeout / 2:
+            return False
+        self.off_seen = off
+        return True
+
 
 def search(pattern: str, text: str, timeout: float = REGEX_TIMEOUT) -> Any:
     """``pattern.search(text)`` that gives up (None) after ``timeout`` seconds, or sooner
@@ -612,9 +624,7 @@ def search(pattern: str, text: str, timeout: float = REGEX_TIMEOUT) -> Any:
     the CPU (a loaded machine descheduled it; the pattern was not the cost); inside a budget
     that is judged from the budget's clocks, so an ordinary search reads no CPU clock.
     """
-    rx = _compiled.get(pattern, _MISSING)
-    if rx is _MISSING:
-        rx = compiled(pattern)
+    rx = compiled(pattern)
     if rx is None:
         return None
     budget: Optional[RegexBudget] = getattr(_local, "budget", None)
@@ -626,30 +636,26 @@ def search(pattern: str, text: str, timeout: float = REGEX_TIMEOUT) -> Any:
     if pattern in budget.timed_out:
         return None
     start = time.perf_counter()
-    limit = max(min(timeout, budget.left), REGEX_FLOOR)
     try:
-        return rx.search(text, timeout=limit, concurrent=False)
+        return _timed_search(rx, text, max(min(timeout, budget.left), REGEX_FLOOR), budget)
     except TimeoutError:
-        off = budget.off_cpu()
-        if off - budget.off_seen >= limit / 2:  # descheduled, not yet forgiven: once more
-            budget.off_seen = off
-            try:
-                return rx.search(text, timeout=limit, concurrent=False)
-            except TimeoutError:
-                pass
-    budget.timed_out.add(pattern)
-    budget.left -= time.perf_counter() - start
-    return None
+        budget.timed_out.add(pattern)
+        budget.left -= time.perf_counter() - start
+        return None
 
 
-def _timed_search(rx: Any, text: str, timeout: float) -> Any:
+def _timed_search(rx: Any, text: str, timeout: float, budget: Optional[RegexBudget] = None) -> Any:
     """One search with a wall-clock timeout, tried again once if the thread spent most of
-    that time off the CPU (a loaded machine descheduled it; the pattern was not the cost)."""
-    cpu = time.thread_time()
+    that time off the CPU (a loaded machine descheduled it; the pattern was not the cost).
+    Inside a ``budget`` that is judged from the budget's clocks (``RegexBudget.excuses``)."""
+    cpu = time.thread_time() if budget is None else 0.0
     try:
         return rx.search(text, timeout=timeout, concurrent=False)
     except TimeoutError:
-        if time.thread_time() - cpu >= timeout / 2:
+        if budget is None:
+            if time.thread_time() - cpu >= timeout / 2:
+                raise
+        elif not budget.excuses(timeout):
             raise
     return rx.search(text, timeout=timeout, concurrent=False)
 
@@ -788,17 +794,17 @@ class LoadedIndex:
         for tok in tokens:
             hit = exact.get(tok)
             if hit:
-                slots.update(hit if hit.__class__ is tuple else _rows_of(exact, tok, hit))
+                slots.update(_rows_of(exact, tok, hit))
             if prefix:
                 key = tok[:MIN_KEY_LEN]
                 hit = prefix.get(key)
                 if hit:
-                    slots.update(hit if hit.__class__ is tuple else _rows_of(prefix, key, hit))
+                    slots.update(_rows_of(prefix, key, hit))
             if suffix:
                 key = tok[-MIN_KEY_LEN:]
                 hit = suffix.get(key)
                 if hit:
-                    slots.update(hit if hit.__class__ is tuple else _rows_of(suffix, key, hit))
+                    slots.update(_rows_of(suffix, key, hit))
         slots.update(self.scan)
         if self._excluded:
             slots -= self._excluded

@@ -37,6 +37,8 @@ _TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 
+_SPACE_TO_END = re.compile(r"\s*\Z")
+
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
 _ESCAPE_RE = LazyPattern(r"\\(u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|.)", re.DOTALL)
 
@@ -122,7 +124,7 @@ class _Parser:
         text, pos = self.text, self.pos
         m = _TOKEN.match(text, pos)
         if m is None:
-            if text[pos:].strip() == "":
+            if _SPACE_TO_END.match(text, pos):  # no copy of a long unparsed tail
                 return ("eof", "", len(text), len(text))
             raise DebugSyntaxError(f"unexpected character at {pos}")
         kind = m.lastgroup or ""
