@@ -294,7 +294,12 @@ def _fresh_env(pkg_root: Path) -> Dict[str, str]:
 
 
 def _run(code: str, env: Dict[str, str], cwd: Path) -> Dict[str, Any]:
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd)
+    return _run_cmd([sys.executable, "-c", code], env, cwd)
+
+
+def _run_cmd(cmd: List[str], env: Dict[str, str], cwd: Path) -> Dict[str, Any]:
+    """Run a child benchmark; its last line of output is its JSON result."""
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
     if out.returncode != 0:
         raise RuntimeError(out.stderr)
     return json.loads(out.stdout.strip().splitlines()[-1])
