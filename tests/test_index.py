@@ -264,6 +264,8 @@ def test_bracket_aware_groups() -> None:
     assert index.search(pruned, text).group("shape") == "[2,"
     assert index.search(index.bracket_aware(pruned), text).group("shape") == "[2, 3]"
     assert index.balanced_value("[[1], (2, 3)]") and not index.balanced_value("[2,") and not index.balanced_value("(]")
+    # values without any bracket take the fast path; a lone closer still counts as unbalanced
+    assert index.balanced_value("I64") and index.balanced_value("") and not index.balanced_value("3}")
 
 
 def test_unknown_format_is_refused() -> None:

@@ -221,8 +221,12 @@ def _templates_for(ds: Dataset, excluded: FrozenSet[str]) -> normalize.Templates
 
 def _groups(m: Any) -> Tuple[Tuple[Tuple[str, str], ...], bool]:
     """The match's named groups that took a value, and whether one cut a value's brackets."""
-    groups = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
-    return groups, any(not index.balanced_value(v) for _, v in groups)
+    groups = tuple(item for item in m.groupdict().items() if item[1] is not None)
+    balanced = index.balanced_value
+    for _, value in groups:
+        if not balanced(value):
+            return groups, True
+    return groups, False
 
 
 def _search(pattern: str, text: str) -> Tuple[Any, Tuple[Tuple[str, str], ...], bool]:

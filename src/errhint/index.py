@@ -918,8 +918,13 @@ _BALANCED_ATOM = (
 )
 
 
+_BRACKET = LazyPattern(r"[\[\](){}]")
+
+
 def balanced_value(value: str) -> bool:
     """Whether brackets in a captured value pair up (``[2, 3]`` yes, ``[2,`` no)."""
+    if _BRACKET.search(value) is None:  # most values (``I64``, ``matmul``): no per-character walk
+        return True
     stack: List[str] = []
     for ch in value:
         if ch in _OPENERS:
