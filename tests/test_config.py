@@ -51,6 +51,15 @@ def test_merged_overrides_do_not_change_current() -> None:
     assert config.current() is base
 
 
+def test_merged_with_the_values_in_force_is_the_current_options() -> None:
+    base = config.current()
+    assert config.merged(limit=base.limit, min_score=base.min_score, verbosity=base.verbosity) is base
+    with pytest.raises(ValueError):  # equal to the limit in force, but not an int: still refused
+        config.configure(limit=1) and config.merged(limit=True)
+    with pytest.raises(TypeError):
+        config.merged(limit=base.limit, colour=True)
+
+
 def test_colour_only_on_tty_and_never_with_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     assert config.use_color(_Tty()) is True
     assert config.use_color(io.StringIO()) is False

@@ -122,10 +122,18 @@ def current() -> Options:
 def merged(**overrides: Any) -> Options:
     """The current options with per-call overrides (``None`` values are ignored)."""
     changes = {k: v for k, v in overrides.items() if v is not None}
+    opts = current()
+    if not changes:
+        return opts
     unknown = set(changes) - set(_FIELDS)
     if unknown:
         raise TypeError(f"unknown errhint option(s): {', '.join(sorted(unknown))}")
-    return current().replace(**_normalise(changes)) if changes else current()
+    changes = _normalise(changes)
+    for name, value in changes.items():
+        held = getattr(opts, name)
+        if held != value or type(held) is not type(value):  # True == 1: validate it anyway
+            return opts.replace(**changes)
+    return opts  # overrides equal to the options in force (a hook passing them on): no new Options
 
 
 def configure(**options: Any) -> Options:
