@@ -102,6 +102,32 @@ def test_another_bindings_variant_template_is_not_used(engine_dataset, monkeypat
     assert top.record.repo == BURN and top.message == "IO error: No such file or directory (os error 2)"
 
 
+def test_another_bindings_records_are_not_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """burn's ``unsupported dtype {other}`` also reads candle's message; when the error can only
+    come from candle (the one binding imported) it is not a match at any score, and the other
+    way round it is."""
+    from errhint import rank
+
+    candle = record(CANDLE, "unsupported dtype {0:?} for op {1}", r"unsupported dtype (?P<f0>.+?) for op (?P<f1>[^\n]+)")
+    burn = record(BURN, "unsupported dtype {other}", r"unsupported dtype (?P<other>[^\n]+)", site_kind="string_error")
+    engine.use(engine.Dataset([index.LoadedIndex(index.build_index([candle, burn]))], families={}))
+    try:
+        text = "unsupported dtype I64 for op matmul"
+
+        def seen() -> List[str]:  # every record a lookup names: matches, then their "also raised at"
+            got = engine.explain(text, exc_type="ValueError", min_score=0.0)
+            return [m.record.id for m in got] + [i for m in got for i in m.also]
+
+        monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset())
+        assert seen() == [candle["id"], burn["id"]]  # unknown origin: burn's reading is kept, ranked below
+        monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"candle"}))
+        assert seen() == [candle["id"]]
+        monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"pyburn"}))
+        assert seen() == [burn["id"]]
+    finally:
+        engine.reset()
+
+
 def test_partial_matches_are_weighed_by_the_literal_text_they_explain(monkeypatch: pytest.MonkeyPatch) -> None:
     # the builder's two forms of a leading placeholder; neither may outrank the error code
     generic = record("gfx-rs/wgpu", "{0} is invalid", r"(?m)^(?P<f0>[^\n]+?) is invalid", site_kind="error_variant")

@@ -183,10 +183,12 @@ def _coverage(text: str, m: Any, literal: int, site_kind: Optional[str]) -> Tupl
 
 def _hit(
     ix: LoadedIndex, i: int, cand: normalize.Candidate, item: extract.Item, kind: str, coverage: float,
-    literal: Optional[int] = None,
+    literal: Optional[int] = None, meta: Optional[index.RowMeta] = None,
 ) -> rank.Hit:
-    """``literal``: the literal text the match covered (None for a variant-name-only hit)."""
-    meta = ix.meta(i)
+    """``literal``: the literal text the match covered (None for a variant-name-only hit);
+    ``meta``: row ``i``'s, when the caller holds it already."""
+    if meta is None:
+        meta = ix.meta(i)
     if literal is None:
         literal = ix.literal_chars(i)
     # positional: keyword construction of this 18-field tuple costs twice as much, once per hit
@@ -281,7 +283,10 @@ def _match_items(
             searched: Dict[str, Tuple[Any, Tuple[Tuple[str, str], ...], bool]] = {}  # one search per pattern text
             for n, ix in enumerate(ds.indexes):
                 for i in ix.prefiltered(cand.text, tokens):
-                    pattern = ix.pattern(i)
+                    meta = ix.meta(i)
+                    if meta.repo in excluded:
+                        continue  # another binding's record: not this error's, at any score
+                    pattern = meta.pattern
                     result = searched.get(pattern)
                     if result is None:
                         result = searched[pattern] = _search(pattern, cand.text)
@@ -290,14 +295,14 @@ def _match_items(
                         continue
                     matched = True
                     literal = _literal_covered(m)
-                    kind, coverage = _coverage(cand.text, m, literal, ix.meta(i).site_kind)
+                    kind, coverage = _coverage(cand.text, m, literal, meta.site_kind)
                     if kind == "full" and unbalanced:
                         # only matches by cutting a value inside its brackets: the pattern
                         # explains its literal text, not the message
                         kind, coverage = "partial", min(1.0, literal / (len(cand.text.strip()) or 1))
                     if kind == "full" and cand.alt is not None:
                         taken[cand.alt] = max(taken.get(cand.alt, 0.0), cand.weight)
-                    hit = _hit(ix, i, cand, item, kind, coverage, literal)
+                    hit = _hit(ix, i, cand, item, kind, coverage, literal, meta)
                     found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, groups, kind, m.span()))
             if cand.variant and not matched:
                 # No pattern took the (rebuilt) message: records of the same variant are what is

@@ -809,9 +809,10 @@ class LoadedIndex:
         if self._excluded:
             slots -= self._excluded
         out = []
-        row = self.row
+        rows, row = self._rows, self.row
         for i in slots:
-            for lit in row(i)[LITERALS]:
+            found = rows[i]
+            for lit in (found if found is not None else row(i))[LITERALS]:
                 if lit not in text:
                     break
             else:
