@@ -76,6 +76,22 @@ print("main continues")
 """, mark=PANIC_MARK)
 
 
+def test_thread_of_a_threading_imported_after_install(run: Runner) -> None:
+    """install() does not import threading; importing it later installs the thread surface."""
+    compare(run, """
+        errhint.install()
+        print("threading loaded by install:", "threading" in sys.modules)
+        import threading
+        def work():
+            raise ValueError(MSG)
+        t = threading.Thread(target=work, name="worker")
+        t.start(); t.join()
+        print("main continues")
+    """)
+    out = run("errhint.install()\nprint('threading' in sys.modules)\n").stdout
+    assert out.strip() == "False"
+
+
 def test_unraisable_in_del(run: Runner) -> None:
     compare(run, """
         errhint.install()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
+import _thread  # its locks without importing threading (~0.7 ms)
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,7 +76,7 @@ class Options:
         return f"Options({inner})"
 
 
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()
 _current: Optional[Options] = None
 
 

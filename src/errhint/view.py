@@ -8,7 +8,7 @@ are read from the record's JSONL line the first time one is asked for.
 from __future__ import annotations
 
 import re
-import threading
+import _thread  # its locks without importing threading (~0.7 ms)
 from collections.abc import Mapping
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
@@ -135,7 +135,7 @@ class RecordView:
         object.__setattr__(self, "_known", dict(known))
         object.__setattr__(self, "_load", load)
         object.__setattr__(self, "_full", None)
-        object.__setattr__(self, "_lock", threading.Lock())
+        object.__setattr__(self, "_lock", _thread.allocate_lock())
 
     @classmethod
     def from_dict(cls, record: Mapping[str, Any]) -> "RecordView":

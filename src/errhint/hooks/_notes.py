@@ -178,8 +178,8 @@ def hook_shows_notes(hook: Any) -> bool:
     if NOTES_SHOWN:
         return True
     import _thread
-    import threading
 
+    threading = sys.modules.get("threading")  # not imported for this: a hook of it implies it is loaded
     c_printers = (sys.__excepthook__, getattr(threading, "__excepthook__", None), getattr(_thread, "_excepthook", None))
     if any(hook is p for p in c_printers if p is not None):
         return False  # the C printers of 3.9/3.10

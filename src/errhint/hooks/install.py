@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import importlib
 import sys
-import threading
+import _thread  # its locks without importing threading (~0.7 ms)
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,10 +44,11 @@ _MODULES: Dict[str, str] = {
     "ipython": "errhint.hooks.ipython",
 }
 
-_TRIGGERS: Dict[str, str] = {"logging": "logging", "asyncio": "logging"}
-"""Surfaces installed only once their module is imported (``logging`` costs about 3 ms)."""
+_TRIGGERS: Dict[str, str] = {"logging": "logging", "asyncio": "logging", "threads": "threading"}
+"""Surfaces installed only once their module is imported (``logging`` costs about 3 ms,
+``threading`` 0.7 ms; a program that never imports ``threading`` starts no ``Thread``)."""
 
-_lock = threading.RLock()
+_lock = _thread.RLock()
 _installed: List[str] = []
 _pending: Dict[str, Watch] = {}
 
