@@ -58,6 +58,30 @@ level(5)
 """
 WITH_ERRHINT = "import errhint\nerrhint.install()"
 
+# The least any hook built to the brief must do for the text error, and nothing else: import
+# the mandated ``regex``, decode the shipped index, compile and run (with a timeout) the
+# patterns errhint's own lookup compiles for this message, print one note line. What
+# errhint adds beyond this is its own work (module imports, ranking, records, rendering).
+REGEX_ONLY_HOOK = """\
+import sys
+def _hook(t, v, tb):
+    sys.__excepthook__(t, v, tb)
+    import regex
+sys.excepthook = _hook
+"""
+FLOOR_HOOK = """\
+import sys
+def _hook(t, v, tb):
+    sys.__excepthook__(t, v, tb)
+    import json, regex
+    json.loads(open({index!r}, "rb").read())
+    open({rows!r}, "rb").read().split(b"\\n")
+    for p in {patterns!r}:
+        regex.compile(p, regex.DOTALL).search({text!r}, timeout=0.05, concurrent=False)
+    sys.stderr.write("errhint: unsupported dtype I64 for op matmul (huggingface/candle)\\n")
+sys.excepthook = _hook
+"""
+
 
 # --------------------------------------------------------------------------- machine
 
@@ -190,12 +214,50 @@ def bench_crash(runs: int, workdir: Path) -> Dict[str, Any]:
             runs,
         )
         res = {name: summary(ms(values)) for name, values in samples.items()}
+        if kind == "text":
+            res.update(_floors(plain, workdir, runs, e))
         res["added"] = res["errhint"]["median"] - res["plain"]["median"]
         res["added by import + install"] = res["errhint, ERRHINT=0"]["median"] - res["plain"]["median"]
         res["added by the hint"] = res["errhint"]["median"] - res["errhint, ERRHINT=0"]["median"]
         res["first hint"] = hint_lines[0] if hint_lines else None
         out[kind] = res
     return out
+
+
+def _floor_patterns() -> List[str]:
+    """The patterns errhint's lookup of the text error compiles (this tree, in-process)."""
+    sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
+    from errhint import engine, index
+
+    engine.explain(FALLBACK_CANDLE_MESSAGE, exc_type="ValueError")
+    return sorted(p for p, rx in index._compiled.items() if rx is not None)
+
+
+def _floors(plain: Path, workdir: Path, runs: int, environ: Dict[str, str]) -> Dict[str, Any]:
+    """The text crash with a hook that only imports ``regex``, and with the floor hook, against
+    the same plain script in the same interleaved rounds."""
+    data = ROOT / "errhint_data"
+    body = plain.read_text()
+    regex_only = workdir / "crash_text_regex_only.py"
+    regex_only.write_text(REGEX_ONLY_HOOK + body)
+    floor = workdir / "crash_text_floor.py"
+    floor.write_text(FLOOR_HOOK.format(index=str(data / "index.json"), rows=str(data / "index.rows"),
+                                       patterns=_floor_patterns(), text="unsupported dtype I64 for op matmul") + body)
+    samples = interleaved(
+        {
+            "plain (again)": lambda: wall([PYTHON, str(plain)], environ, 1),
+            "hook importing regex only": lambda: wall([PYTHON, str(regex_only)], environ, 1),
+            "floor hook": lambda: wall([PYTHON, str(floor)], environ, 1),
+        },
+        runs,
+    )
+    med = {name: summary(ms(values)) for name, values in samples.items()}
+    base = med["plain (again)"]["median"]
+    return {
+        **med,
+        "added by importing regex": med["hook importing regex only"]["median"] - base,
+        "added by the floor hook": med["floor hook"]["median"] - base,
+    }
 
 
 # --------------------------------------------------------------------------- guard
@@ -312,6 +374,9 @@ def report(results: Dict[str, Any]) -> str:
         lines.append(f"  added                        {c['added']:+8.2f}   goal <= +20")
         lines.append(f"    by import + install        {c['added by import + install']:+8.2f}")
         lines.append(f"    by the hint                {c['added by the hint']:+8.2f}")
+        if "added by the floor hook" in c:
+            lines.append(f"  a hook that only imports regex   {c['added by importing regex']:+8.2f}")
+            lines.append(f"  the floor hook (regex, index, compile, print) {c['added by the floor hook']:+8.2f}")
     g = results["guard"]
     lines.append(f"guard (us per exception raised 5 frames deep; candle message {g['candle message chars']} chars):")
     for label in ("candle error (hint)", "ordinary error (no hint)"):
