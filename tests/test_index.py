@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine_support import fixture_records, record
+from engine_support import CANDLE, fixture_records, record, variant
 from errhint import index
 from errhint.index import (
     LoadedIndex,
@@ -103,7 +103,7 @@ def test_build_index_format_and_determinism() -> None:
     b = build_index(recs, files=["records/a.jsonl"], locations=locations, dataset_version="dv")
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert index_files(a) == index_files(b)
-    assert a["format"] == 2 and a["datasetVersion"] == "dv" and "inline" not in a and a["count"] == len(recs)
+    assert a["format"] == 3 and a["datasetVersion"] == "dv" and "inline" not in a and a["count"] == len(recs)
     assert isinstance(a["rows"], str) and a["rows"].count("\n") == len(recs) - 1  # decoded only when selected
     row = LoadedIndex(a).row(0)
     assert row[:index.LITERALS] == [recs[0]["id"], 0, 0, 10] and len(row) == 5  # who, where, literals
@@ -119,8 +119,10 @@ def test_build_index_format_and_determinism() -> None:
     by_variant = json.loads(a["byVariant"])  # a JSON string: decoded on the first Debug form
     assert by_variant["ShapeMismatchBinaryOp"] == [
         i for i, r in enumerate(recs) if (r.get("variant") or {}).get("name") == "ShapeMismatchBinaryOp"]
-    names = [v[2] for v in json.loads(a["variants"])]
-    assert names.count("UnsupportedDTypeForOp") == 1  # definition and construction share one entry
+    names = a["variants"]["names"].split("\n")  # a line per name; its entries are decoded on demand
+    entries = dict(zip(names, a["variants"]["entries"].split("\n")))
+    assert names.count("UnsupportedDTypeForOp") == 1
+    assert len(json.loads(entries["UnsupportedDTypeForOp"])) == 1  # definition and construction share one entry
     json.dumps(a)  # JSON-able
 
 
@@ -266,6 +268,17 @@ def test_bracket_aware_groups() -> None:
     assert index.balanced_value("[[1], (2, 3)]") and not index.balanced_value("[2,") and not index.balanced_value("(]")
     # values without any bracket take the fast path; a lone closer still counts as unbalanced
     assert index.balanced_value("I64") and index.balanced_value("") and not index.balanced_value("3}")
+
+
+def test_variant_columns_decode_per_name_and_refuse_a_mismatch() -> None:
+    recs = fixture_records()
+    built = build_index(recs + [record(CANDLE, "odd", "odd", variant=variant("Error", "Bad\nName", "unit", [], "odd"))])
+    assert "Bad\nName" not in built["variants"]["names"].split("\n")  # cannot be a line of its own: left out
+    loaded = LoadedIndex(built)
+    assert [v.enum for v in loaded.variants("UnsupportedDTypeForOp")] and loaded.variants("Bad\nName") == []
+    broken = dict(built, variants={"names": built["variants"]["names"] + "\nExtra", "entries": built["variants"]["entries"]})
+    with pytest.raises(ValueError, match="variant columns"):
+        LoadedIndex(broken).variants("UnsupportedDTypeForOp")
 
 
 def test_unknown_format_is_refused() -> None:

@@ -7,13 +7,15 @@ rare word ("key") from that text; a lookup collects the records whose key occurs
 checks their literals with ``in``, and only then compiles (lazily, cached, with a timeout)
 the surviving patterns.  Nothing here imports ``regex`` until a pattern is actually needed.
 
-On-disk format 2 (see docs/design.md): ``index.json`` holds the tables, ``index.rows`` the rows::
+On-disk format 3 (see docs/design.md): ``index.json`` holds the tables, ``index.rows`` the rows::
 
-    index.json  {"format": 2, "datasetVersion": str, "files": [str], "count": int,
+    index.json  {"format": 3, "datasetVersion": str, "files": [str], "count": int,
                  "repoLabels": {repo: [label, ...]},         # every release label per repository
                  "keys": {"exact" | "prefix" | "suffix": {"words": "w1|w2|..", "rows": "0,7;3;.."}},
                  "scan": [row, ...],                          # rows without a key
-                 "variants": "<JSON [[repo, enum, name, shape, [[field, debug, type?], ...], display, transparent]]>",
+                 "variants": {"names": "n1\\nn2..",          # a line per variant name, and its
+                              "entries": "<JSON>\\n.."},      # entries: [[repo, enum, name, shape,
+                                  # [[field, debug, type?], ...], display, transparent], ...] per line
                  "byVariant": "<JSON {variantName: [row, ...]}>",
                  "inline": [record, ...]}                     # only when built without locations
     index.rows  one JSON row per line: [id, fileIndex, byteOffset, byteLength, [literal, ...]]
@@ -22,7 +24,9 @@ Why this shape: the first lookup of a process pays for decoding the index, and d
 thousands of small JSON values (one list per key, one string per row) cost 5-8 ms cold. Here
 ``index.json`` is a handful of long strings, which decode at memory speed; the key maps are
 built from two strings by ``str.split`` on the first lookup, and the rows file is split into
-lines then, each row decoded only when its key selects it. A row holds only what the
+lines then, each row decoded only when its key selects it; the variant templates likewise, a
+name's line decoded when a Debug form names that variant (format 2 decoded all ~120 KB of
+them, about 0.9 ms, on the first Debug form of a process). A row holds only what the
 prefilter needs: where the record is and the literal text it requires. Everything else
 (pattern, repository, kind, versions...) is read from the record itself, which is loaded
 anyway for a row whose literals all occur in a text. For records kept in memory
@@ -45,7 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from errhint._lazyre import LazyPattern
 
-FORMAT = 2
+FORMAT = 3
 INDEX_FILE = "index.json"
 ROWS_FILE = "index.rows"
 """The two files an index is shipped as (``index_files``, ``read_index``)."""
@@ -452,12 +456,35 @@ def build_index(
         "keys": {kind: _key_columns(key_map) for kind, key_map in key_maps.items()},
         "scan": scan,
         "rows": "\n".join(rows),
-        "variants": json.dumps(variant_table, **compact),
+        "variants": _variant_columns(variant_table),
         "byVariant": json.dumps(by_variant, **compact),
     }
     if locations is None:
         index["inline"] = [dict(r) for r in records]
     return index
+
+
+def _variant_columns(table: Sequence[list]) -> Dict[str, str]:
+    """The variant table as two columns of lines: names, and per name the JSON list of its
+    entries (in table order). A name with a line break (no Rust identifier has one) is left out."""
+    by_name: Dict[str, List[list]] = {}
+    for entry in table:
+        if "\n" not in entry[2]:
+            by_name.setdefault(entry[2], []).append(entry)
+    return {
+        "names": "\n".join(by_name),
+        "entries": "\n".join(json.dumps(entries, separators=(",", ":")) for entries in by_name.values()),
+    }
+
+
+def _variant_lines(columns: Any) -> Dict[str, str]:
+    """Name -> its JSON line, from ``_variant_columns`` output (lines split, none decoded)."""
+    if not isinstance(columns, Mapping) or not columns.get("names"):
+        return {}
+    names, lines = str(columns["names"]).split("\n"), str(columns.get("entries", "")).split("\n")
+    if len(names) != len(lines):
+        raise ValueError("index variant columns differ in length")
+    return dict(zip(names, lines))
 
 
 def _key_columns(key_map: Mapping[str, List[int]]) -> Dict[str, str]:
@@ -747,7 +774,7 @@ class LoadedIndex:
         self.dataset_version: str = data.get("datasetVersion", "")
         self._repo_labels: Mapping[str, List[str]] = data.get("repoLabels", {})
         self._variants: Optional[Dict[str, List[VariantInfo]]] = None
-        self._raw_variants: Dict[str, List[Any]] = {}
+        self._raw_variants: Dict[str, str] = {}
         self._by_variant: Optional[Mapping[str, List[int]]] = None
         self._inline: Optional[List[Mapping[str, Any]]] = data.get("inline")
         self._records: Dict[int, Mapping[str, Any]] = {}
@@ -829,15 +856,13 @@ class LoadedIndex:
     def variants(self, name: str) -> List[VariantInfo]:
         """Templates of every variant called ``name`` (decoded on first use)."""
         if self._variants is None:
-            raw: Dict[str, List[Any]] = {}
-            for entry in _json(self._data.get("variants", [])):
-                raw.setdefault(entry[2], []).append(entry)
-            self._raw_variants = raw
+            self._raw_variants = _variant_lines(self._data.get("variants"))
             self._variants = {}
         found = self._variants.get(name)
-        if found is None:  # built per name: the whole table costs ~5 ms on the first lookup
+        if found is None:  # decoded per name: the whole table costs ~1 ms on the first Debug form
             found = []
-            for repo, enum, vname, shape, fields, display, transparent in self._raw_variants.get(name, ()):
+            line = self._raw_variants.get(name)
+            for repo, enum, vname, shape, fields, display, transparent in json.loads(line) if line else ():
                 found.append(VariantInfo(
                     repo, enum, vname, shape, tuple((f[0], bool(f[1])) for f in fields), display, bool(transparent),
                     tuple(f[2] if len(f) > 2 else None for f in fields),
