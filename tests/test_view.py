@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Dict, List
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine_support import fixture_records
 from errhint.match import Match, aliases
@@ -80,6 +83,11 @@ def test_match_is_immutable(rec: Dict[str, Any]) -> None:
     assert m.id == rec["id"] and m.family is None
 
 
+@given(st.text(alphabet="ab_zA09\u00e9\u00b2\u0661", max_size=12))
+def test_to_camel_drops_an_underscore_before_a_lower_case_letter_or_digit(name: str) -> None:
+    assert to_camel(name) == re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
+
+
 def test_aliases_name_positional_groups() -> None:
     pattern = r"unsupported dtype (?P<f0>.+?) for op (?P<f1>[^\n]+)"
     assert aliases(pattern, {"f0": "I64", "f1": "matmul"}) == {"dtype": "I64", "op": "matmul"}
@@ -87,3 +95,4 @@ def test_aliases_name_positional_groups() -> None:
     assert aliases(r"at dimension '(?P<arg0>.+?)'", {"arg0": "0"}) == {"dimension": "0"}
     assert aliases(r"op (?P<op>.+?) dtype (?P<f0>.+)", {"op": "x", "f0": "F32"}) == {"dtype": "F32"}
     assert aliases(r"dtype (?P<f0>.+?)", {}) == {}
+    assert aliases(r"dtype (?P<f>.+?) op (?P<argx>.+?) size (?P<f1a>.+)", {"f": "1", "argx": "2", "f1a": "3"}) == {}

@@ -246,12 +246,15 @@ def _search(pattern: str, text: str) -> Tuple[Any, Tuple[Tuple[str, str], ...], 
     return m, groups, unbalanced
 
 
-def _fields_agree(meta: index.RowMeta, cand: normalize.Candidate) -> bool:
+def _fields_agree(ix: LoadedIndex, i: int, cand: normalize.Candidate) -> bool:
     """A specialised construction (op fixed to ``scatter-add``) is not the error of a Debug
     value whose field says otherwise (``op: "matmul"``)."""
-    if not meta.construction or not cand.captures:
+    if not cand.captures:
         return True
-    for name, value in meta.construction.items():
+    fixed = ix.construction(i)
+    if not fixed:
+        return True
+    for name, value in fixed.items():
         seen = cand.captures.get(name)
         if seen is not None and seen != value:
             return False
@@ -311,7 +314,7 @@ def _match_items(
                 kind = "variant-mismatch" if templates(cand.variant) else "variant"
                 for n, ix in enumerate(ds.indexes):
                     for i in ix.variant_rows(cand.variant):
-                        if ix.meta(i).repo not in excluded and _fields_agree(ix.meta(i), cand):
+                        if ix.meta(i).repo not in excluded and _fields_agree(ix, i, cand):
                             hit = _hit(ix, i, cand, item, kind, 0.0)
                             found.append(_Found(rank.raw_score(hit, evidence), n, i, cand, (), "variant"))
     return found

@@ -691,7 +691,7 @@ if TYPE_CHECKING:  # pragma: no cover
     Reader = Callable[[str, int, int], Mapping[str, Any]]
 
 
-class RowMeta(_namedtuple("RowMeta", "id repo error_type site_kind background_tag error_code error_class variant versions pulled_in_by pattern generic construction", defaults=(False, None,))):
+class RowMeta(_namedtuple("RowMeta", "id repo error_type site_kind background_tag error_code error_class variant versions pulled_in_by pattern generic", defaults=(False,))):
     """What ranking needs about a record, taken from the record itself (cached per row)."""
 
     __slots__ = ()
@@ -708,9 +708,6 @@ class RowMeta(_namedtuple("RowMeta", "id repo error_type site_kind background_ta
     pulled_in_by: Tuple[str, ...]
     pattern: str
     generic: bool  # default False
-    construction: Optional[Mapping[str, str]]  # default None
-    """For a specialised construction (``siteKind`` ``variant_construction``): the values its
-    message fixes where the variant's Display template has a placeholder (``{"op": "matmul"}``)."""
 
 
 def _json(value: Any) -> Any:
@@ -780,6 +777,7 @@ class LoadedIndex:
         self._records: Dict[int, Mapping[str, Any]] = {}
         self._literal_chars: Dict[int, int] = {}
         self._meta: Dict[int, RowMeta] = {}
+        self._constructions: Dict[int, Optional[Mapping[str, str]]] = {}
         self._reader = reader
         self._maps: Optional[Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = None
         self.scan: List[int] = data.get("scan", [])
@@ -893,10 +891,18 @@ class LoadedIndex:
                 pulled_in_by=tuple(str(p) for p in rec.get("pulledInBy") or ()),
                 pattern=str(rec.get("messagePattern") or ""),
                 generic=rec.get("generic") is True,
-                construction=_fixed_values(rec),
             )
             self._meta[i] = found
         return found
+
+    def construction(self, i: int) -> Optional[Mapping[str, str]]:
+        """For a specialised construction (``siteKind`` ``variant_construction``): the values
+        its message fixes where the variant's Display template has a placeholder (``{"op":
+        "matmul"}``); None for other records. Cached; read only when no pattern took a Debug
+        value (it compiles a pattern per record)."""
+        if i not in self._constructions:
+            self._constructions[i] = _fixed_values(self.record(i))
+        return self._constructions[i]
 
     def pattern(self, i: int) -> str:
         return self.meta(i).pattern

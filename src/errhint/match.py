@@ -12,7 +12,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from errhint.view import RecordView
 
-_POSITIONAL = re.compile(r"^(?:f|arg)\d+$")
 _GROUP_AT = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 _LAST_WORD = re.compile(r"([A-Za-z][A-Za-z_]{1,15})[\s:='\"`(\[]*$")
 _STOPWORDS = frozenset(
@@ -26,13 +25,19 @@ def _literal_before(pattern: str, pos: int) -> str:
     return re.sub(r"\\(.)", r"\1", pattern[start + 1 : pos])
 
 
+def _positional(name: str) -> bool:
+    """``f0``, ``arg1``: the builder's names for tuple fields and unnamed ``{}`` arguments."""
+    digits = name[1:] if name.startswith("f") else name[3:] if name.startswith("arg") else ""
+    return digits.isdecimal()  # "" is not
+
+
 @lru_cache(maxsize=4096)
 def _alias_names(pattern: str) -> Tuple[Tuple[str, str], ...]:
     """(positional group, readable name) pairs of a pattern, in pattern order."""
     out = []
     for m in _GROUP_AT.finditer(pattern):
         name = m.group(1)
-        if not _POSITIONAL.match(name):
+        if not _positional(name):
             continue
         word = _LAST_WORD.search(_literal_before(pattern, m.start()))
         if word and word.group(1).lower() not in _STOPWORDS:

@@ -92,11 +92,11 @@ class Candidate(_namedtuple("Candidate", "text message error_type site_kinds var
 
 # --------------------------------------------------------------------------- dressing
 
-_RUST_PANIC_HEADER = re.compile(
+_RUST_PANIC_HEADER = LazyPattern(
     r"^thread '[^'\n]*' panicked at (?:'(?P<old>.*?)', (?P<oldloc>[^\n]*?:\d+:\d+)\s*$|(?P<loc>[^\n]*?:\d+:\d+):\n)",
     re.DOTALL | re.MULTILINE,
 )
-_BACKTRACE_START = re.compile(
+_BACKTRACE_START = LazyPattern(
     r"\n+(?:stack backtrace:[ \t]*(?:\n|$)|note: run with `RUST_BACKTRACE|note: some details are omitted"
     r"|\s*0: \S[^\n]*\n\s+(?:at |\d+: ))",
     re.IGNORECASE,
@@ -110,7 +110,8 @@ _PANIC_PREFIXES = (
     ("internal error: entered unreachable code", "unreachable"),
     ("assertion failed", "assert"),
 )
-_UNWRAP = re.compile(r"^called `Result::unwrap(?:_err)?\(\)` on an `(?:Err|Ok)` value: ", re.DOTALL)
+_UNWRAP_START = "called `Result::unwrap"
+_UNWRAP = LazyPattern(r"^called `Result::unwrap(?:_err)?\(\)` on an `(?:Err|Ok)` value: ", re.DOTALL)
 _ASSERT_NEW = LazyPattern(
     r"^assertion `left (?P<op>==|!=) right` failed(?:: (?P<msg>.*?))?\n  left: (?P<left>[^\n]*)\n right: (?P<right>[^\n]*)$",
     re.DOTALL,
@@ -134,6 +135,8 @@ def strip_backtrace(text: str) -> str:
 
 def strip_panic_header(text: str) -> Tuple[str, Optional[str], bool]:
     """(message, crate-path location or None, whether a Rust panic header was found)."""
+    if not text.startswith("thread '"):  # what the header starts with: most texts compile nothing
+        return text, None, False
     m = _RUST_PANIC_HEADER.match(text)
     if not m:
         return text, None, False
@@ -498,7 +501,7 @@ def candidates(
     if _TENSOR_CHECK in text[:200]:
         return tensor_check_candidates(text)
 
-    m = _UNWRAP.match(text)
+    m = _UNWRAP.match(text) if text.startswith(_UNWRAP_START) else None
     if m:
         value = parse_debug(text[m.end() :])
         if value is not None:

@@ -23,7 +23,7 @@ from errhint._lazyre import LazyPattern
 
 MAX_DEPTH = 64
 
-_TOKEN = re.compile(
+_TOKEN = LazyPattern(
     r"""
     \s*  # whitespace before a token is taken with it: one match per token
     (?:(?P<str>"(?:[^"\\]|\\.)*")
@@ -37,7 +37,7 @@ _TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 
-_SPACE_TO_END = re.compile(r"\s*\Z")
+_SPACE_TO_END = LazyPattern(r"\s*\Z")
 
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
 _ESCAPE_RE = LazyPattern(r"\\(u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|.)", re.DOTALL)
