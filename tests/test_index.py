@@ -103,7 +103,7 @@ def test_build_index_format_and_determinism() -> None:
     b = build_index(recs, files=["records/a.jsonl"], locations=locations, dataset_version="dv")
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert index_files(a) == index_files(b)
-    assert a["format"] == 3 and a["datasetVersion"] == "dv" and "inline" not in a and a["count"] == len(recs)
+    assert a["format"] == 4 and a["datasetVersion"] == "dv" and "inline" not in a and a["count"] == len(recs)
     assert isinstance(a["rows"], str) and a["rows"].count("\n") == len(recs) - 1  # decoded only when selected
     row = LoadedIndex(a).row(0)
     assert row[:index.LITERALS] == [recs[0]["id"], 0, 0, 10] and len(row) == 5  # who, where, literals
@@ -116,11 +116,12 @@ def test_build_index_format_and_determinism() -> None:
     assert "0" in key_map[bucket].split(",")
     every = [r for m in a["keys"].values() if m["rows"] for rows in m["rows"].split(";") for r in rows.split(",")]
     assert len(every) + len(a["scan"]) == len(recs)
-    by_variant = json.loads(a["byVariant"])  # a JSON string: decoded on the first Debug form
+    lines = a["variants"].split("\n")  # names, byVariant, then a line per name: decoded on demand
+    by_variant = json.loads(lines[1])
     assert by_variant["ShapeMismatchBinaryOp"] == [
         i for i, r in enumerate(recs) if (r.get("variant") or {}).get("name") == "ShapeMismatchBinaryOp"]
-    names = a["variants"]["names"].split("\n")  # a line per name; its entries are decoded on demand
-    entries = dict(zip(names, a["variants"]["entries"].split("\n")))
+    names = lines[0].split("\t")
+    entries = dict(zip(names, lines[2:]))
     assert names.count("UnsupportedDTypeForOp") == 1
     assert len(json.loads(entries["UnsupportedDTypeForOp"])) == 1  # definition and construction share one entry
     json.dumps(a)  # JSON-able
@@ -130,10 +131,12 @@ def test_index_files_round_trip_and_keep_the_tables_apart_from_the_rows() -> Non
     recs = fixture_records()
     built = build_index(recs, files=["records/a.jsonl"], locations=[(0, i, 1) for i in range(len(recs))])
     files = index_files(built)
-    assert set(files) == {index.INDEX_FILE, index.ROWS_FILE}
-    assert "rows" not in json.loads(files[index.INDEX_FILE])  # the tables file holds no row
+    assert set(files) == {index.INDEX_FILE, index.ROWS_FILE, index.VARIANTS_FILE}
+    tables = json.loads(files[index.INDEX_FILE])
+    assert "rows" not in tables and "variants" not in tables  # the tables file holds no row and no template
     assert files[index.ROWS_FILE].decode().splitlines() == built["rows"].split("\n")
-    assert all(b < 128 for b in files[index.INDEX_FILE] + files[index.ROWS_FILE])  # ASCII: decodes narrow
+    assert files[index.VARIANTS_FILE].decode().rstrip("\n") == built["variants"]
+    assert all(b < 128 for blob in files.values() for b in blob)  # ASCII: decodes narrow
     again = read_index(files.__getitem__)
     assert again == json.loads(json.dumps(built))
     loaded = LoadedIndex(again)
@@ -147,8 +150,10 @@ def test_an_empty_index_and_broken_rows() -> None:
     assert LoadedIndex(empty).prefiltered("anything at all", text_tokens("anything at all")) == []
     recs = fixture_records()[:3]
     cut = dict(build_index(recs), rows="\n".join(build_index(recs)["rows"].split("\n")[:2]))
-    with pytest.raises(ValueError, match="rows"):
+    with pytest.raises(ValueError, match="rows do not match"):
         LoadedIndex(cut).row(0)
+    with pytest.raises(ValueError, match="row offsets"):
+        LoadedIndex(dict(build_index(recs), rowOffsets="00")).row(0)
     bad_keys = dict(build_index(recs), keys={"exact": {"words": "a|b", "rows": "0"}})
     with pytest.raises(ValueError, match="key columns"):
         LoadedIndex(bad_keys).prefiltered("a b", text_tokens("aaa bbb"))
@@ -273,11 +278,12 @@ def test_bracket_aware_groups() -> None:
 def test_variant_columns_decode_per_name_and_refuse_a_mismatch() -> None:
     recs = fixture_records()
     built = build_index(recs + [record(CANDLE, "odd", "odd", variant=variant("Error", "Bad\nName", "unit", [], "odd"))])
-    assert "Bad\nName" not in built["variants"]["names"].split("\n")  # cannot be a line of its own: left out
+    assert "Bad\nName" not in built["variants"].split("\n")[0].split("\t")  # cannot be a line of its own: left out
     loaded = LoadedIndex(built)
     assert [v.enum for v in loaded.variants("UnsupportedDTypeForOp")] and loaded.variants("Bad\nName") == []
-    broken = dict(built, variants={"names": built["variants"]["names"] + "\nExtra", "entries": built["variants"]["entries"]})
-    with pytest.raises(ValueError, match="variant columns"):
+    first, rest = built["variants"].split("\n", 1)
+    broken = dict(built, variants=first + "\tExtra\n" + rest)
+    with pytest.raises(ValueError, match="variant lines"):
         LoadedIndex(broken).variants("UnsupportedDTypeForOp")
 
 

@@ -7,30 +7,31 @@ rare word ("key") from that text; a lookup collects the records whose key occurs
 checks their literals with ``in``, and only then compiles (lazily, cached, with a timeout)
 the surviving patterns.  Nothing here imports ``regex`` until a pattern is actually needed.
 
-On-disk format 3 (see docs/design.md): ``index.json`` holds the tables, ``index.rows`` the rows::
+On-disk format 4 (see docs/design.md): ``index.json`` holds the tables, ``index.rows`` the
+rows, ``index.variants`` the error-enum variant templates::
 
-    index.json  {"format": 3, "datasetVersion": str, "files": [str], "count": int,
+    index.json  {"format": 4, "datasetVersion": str, "files": [str], "count": int,
                  "repoLabels": {repo: [label, ...]},         # every release label per repository
                  "keys": {"exact" | "prefix" | "suffix": {"words": "w1|w2|..", "rows": "0,7;3;.."}},
                  "scan": [row, ...],                          # rows without a key
-                 "variants": {"names": "n1\\nn2..",          # a line per variant name, and its
-                              "entries": "<JSON>\\n.."},      # entries: [[repo, enum, name, shape,
-                                  # [[field, debug, type?], ...], display, transparent], ...] per line
-                 "byVariant": "<JSON {variantName: [row, ...]}>",
+                 "rowOffsets": "<hex>",                       # uint32 LE: where each row starts, then the end
                  "inline": [record, ...]}                     # only when built without locations
-    index.rows  one JSON row per line: [id, fileIndex, byteOffset, byteLength, [literal, ...]]
+    index.rows      one JSON row per line: [id, fileIndex, byteOffset, byteLength, [literal, ...]]
+    index.variants  line 1: variant names, tab-separated; line 2: {variantName: [row, ...]} as JSON;
+                    then a line per name: [[repo, enum, name, shape, [[field, debug, type?], ...],
+                    display, transparent], ...]
 
-Why this shape: the first lookup of a process pays for decoding the index, and decoding
-thousands of small JSON values (one list per key, one string per row) cost 5-8 ms cold. Here
-``index.json`` is a handful of long strings, which decode at memory speed; the key maps are
-built from two strings by ``str.split`` on the first lookup, and the rows file is split into
-lines then, each row decoded only when its key selects it; the variant templates likewise, a
-name's line decoded when a Debug form names that variant (format 2 decoded all ~120 KB of
-them, about 0.9 ms, on the first Debug form of a process). A row holds only what the
-prefilter needs: where the record is and the literal text it requires. Everything else
-(pattern, repository, kind, versions...) is read from the record itself, which is loaded
-anyway for a row whose literals all occur in a text. For records kept in memory
-``fileIndex`` is -1 and ``byteOffset`` is the position in ``inline``.
+Why this shape: the first lookup of a process pays for decoding the index, and creating
+thousands of small objects (one list per key, one string per row) cost 5-8 ms cold in format
+1. Here ``index.json`` is a handful of long strings without escapes, which decode at memory
+speed; the key maps are built from two strings by ``str.split`` on the first lookup; a row is
+found through ``rowOffsets`` and decoded only when its key selects it; the variant file is
+split into lines only when a Debug form needs a template, and a name's line decoded only when
+a Debug form carries that name. A row holds only what the prefilter needs: where the record
+is and the literal text it requires. Everything else (pattern, repository, kind,
+versions...) is read from the record itself, which is loaded anyway for a row whose literals
+all occur in a text. For records kept in memory ``fileIndex`` is -1 and ``byteOffset`` is
+the position in ``inline``.
 """
 
 from __future__ import annotations
@@ -49,10 +50,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from errhint._lazyre import LazyPattern
 
-FORMAT = 3
+FORMAT = 4
 INDEX_FILE = "index.json"
 ROWS_FILE = "index.rows"
-"""The two files an index is shipped as (``index_files``, ``read_index``)."""
+VARIANTS_FILE = "index.variants"
+"""The three files an index is shipped as (``index_files``, ``read_index``)."""
 
 # Row positions (rows are lists for compactness).
 ID, FILE, OFFSET, LENGTH, LITERALS = 0, 1, 2, 3, 4
@@ -455,36 +457,50 @@ def build_index(
         "repoLabels": {repo: sorted(labels) for repo, labels in sorted(repo_labels.items())},
         "keys": {kind: _key_columns(key_map) for kind, key_map in key_maps.items()},
         "scan": scan,
+        "rowOffsets": _row_offsets(rows),
         "rows": "\n".join(rows),
-        "variants": _variant_columns(variant_table),
-        "byVariant": json.dumps(by_variant, **compact),
+        "variants": _variant_text(variant_table, json.dumps(by_variant, **compact)),
     }
     if locations is None:
         index["inline"] = [dict(r) for r in records]
     return index
 
 
-def _variant_columns(table: Sequence[list]) -> Dict[str, str]:
-    """The variant table as two columns of lines: names, and per name the JSON list of its
-    entries (in table order). A name with a line break (no Rust identifier has one) is left out."""
+def _row_offsets(rows: Sequence[str]) -> str:
+    """Where each row starts in the rows text (rows joined by newlines), plus the end, as
+    hex of little-endian uint32: row ``i`` is found without splitting the ~4,600 rows
+    (about 0.5 ms on the first lookup of a process)."""
+    out, pos = [], 0
+    for row in rows:
+        out.append(pos.to_bytes(4, "little"))
+        pos += len(row) + 1
+    out.append(pos.to_bytes(4, "little"))
+    return b"".join(out).hex()
+
+
+def _variant_text(table: Sequence[list], by_variant: str) -> str:
+    """The variant table as lines: the names (tab-separated), ``byVariant`` as JSON, then per
+    name the JSON list of its entries (in table order). Read as text and split only when a
+    Debug form needs it; a name's line is decoded only when a Debug form carries that name.
+    A name with a tab or line break (no Rust identifier has one) is left out."""
     by_name: Dict[str, List[list]] = {}
     for entry in table:
-        if "\n" not in entry[2]:
+        if "\n" not in entry[2] and "\t" not in entry[2]:
             by_name.setdefault(entry[2], []).append(entry)
-    return {
-        "names": "\n".join(by_name),
-        "entries": "\n".join(json.dumps(entries, separators=(",", ":")) for entries in by_name.values()),
-    }
+    lines = ["\t".join(by_name), by_variant]
+    lines.extend(json.dumps(entries, separators=(",", ":")) for entries in by_name.values())
+    return "\n".join(lines)
 
 
-def _variant_lines(columns: Any) -> Dict[str, str]:
-    """Name -> its JSON line, from ``_variant_columns`` output (lines split, none decoded)."""
-    if not isinstance(columns, Mapping) or not columns.get("names"):
-        return {}
-    names, lines = str(columns["names"]).split("\n"), str(columns.get("entries", "")).split("\n")
-    if len(names) != len(lines):
-        raise ValueError("index variant columns differ in length")
-    return dict(zip(names, lines))
+def _variant_lines(text: Any) -> Tuple[Dict[str, str], str]:
+    """(name -> its JSON line, the ``byVariant`` JSON) of ``_variant_text`` output."""
+    if not isinstance(text, str) or not text:
+        return {}, "{}"
+    lines = text.split("\n")
+    names = lines[0].split("\t") if lines[0] else []
+    if len(lines) < 2 or len(names) != len(lines) - 2:
+        raise ValueError("index variant lines do not match their names")
+    return dict(zip(names, lines[2:])), lines[1]
 
 
 def _key_columns(key_map: Mapping[str, List[int]]) -> Dict[str, str]:
@@ -516,21 +532,26 @@ def _rows_of(key_map: Dict[str, Any], key: str, rows: Any) -> Tuple[int, ...]:
 
 
 def index_files(index: Mapping[str, Any]) -> Dict[str, bytes]:
-    """The bytes of the files an index is shipped as: ``index.json`` (the tables) and
-    ``index.rows`` (one row per line). Deterministic for a deterministic index."""
-    tables = {k: v for k, v in index.items() if k != "rows"}
+    """The bytes of the files an index is shipped as: ``index.json`` (the tables),
+    ``index.rows`` (one row per line) and ``index.variants`` (``_variant_text``).
+    Deterministic for a deterministic index."""
+    tables = {k: v for k, v in index.items() if k not in ("rows", "variants")}
     rows = str(index.get("rows", ""))
+    variants = str(index.get("variants", ""))
     return {
         INDEX_FILE: (json.dumps(tables, separators=(",", ":")) + "\n").encode("ascii"),
         ROWS_FILE: (rows + "\n").encode("ascii") if rows else b"",
+        VARIANTS_FILE: (variants + "\n").encode("ascii") if variants else b"",
     }
 
 
 def read_index(read: Callable[[str], bytes]) -> Dict[str, Any]:
     """The index whose files ``read(name)`` returns (the inverse of ``index_files``)."""
     index = json.loads(read(INDEX_FILE))
-    if isinstance(index, dict) and "rows" not in index:
-        index["rows"] = read(ROWS_FILE).decode("utf-8").rstrip("\n")
+    if isinstance(index, dict):
+        for key, name in (("rows", ROWS_FILE), ("variants", VARIANTS_FILE)):
+            if key not in index:
+                index[key] = read(name).decode("utf-8").rstrip("\n")
     return index
 
 
@@ -710,12 +731,7 @@ class RowMeta(_namedtuple("RowMeta", "id repo error_type site_kind background_ta
     generic: bool  # default False
 
 
-def _json(value: Any) -> Any:
-    """Decode a table stored as a JSON string (decoded lazily); other values pass through."""
-    return json.loads(value) if isinstance(value, str) else value
-
-
-_TEMPLATE_PART = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*|\d+)?(?::[^{}]*)?\}")
+_TEMPLATE_PART = LazyPattern(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*|\d+)?(?::[^{}]*)?\}")
 
 
 def _fixed_values(rec: Mapping[str, Any]) -> Optional[Mapping[str, str]]:
@@ -765,13 +781,15 @@ class LoadedIndex:
             raise ValueError(f"unsupported index format {data.get('format')!r}")
         self._data = data
         self._count = int(data.get("count", 0))
-        self._lines: Optional[List[str]] = None
+        self._offsets: Optional[bytes] = None
+        self._rows_text = str(data.get("rows", ""))
         self._rows: List[Optional[list]] = [None] * self._count
         self.files: List[str] = list(data.get("files", ()))
         self.dataset_version: str = data.get("datasetVersion", "")
         self._repo_labels: Mapping[str, List[str]] = data.get("repoLabels", {})
         self._variants: Optional[Dict[str, List[VariantInfo]]] = None
         self._raw_variants: Dict[str, str] = {}
+        self._raw_by_variant = "{}"
         self._by_variant: Optional[Mapping[str, List[int]]] = None
         self._inline: Optional[List[Mapping[str, Any]]] = data.get("inline")
         self._records: Dict[int, Mapping[str, Any]] = {}
@@ -787,22 +805,26 @@ class LoadedIndex:
     def __len__(self) -> int:
         return self._count
 
-    def _split_rows(self) -> List[str]:
-        rows = str(self._data.get("rows", ""))
-        lines = rows.split("\n") if rows else []
-        if len(lines) != self._count:
-            raise ValueError(f"index has {len(lines)} rows, expected {self._count}")
-        self._lines = lines
-        return lines
+    def _row_offsets(self) -> bytes:
+        offsets = bytes.fromhex(str(self._data.get("rowOffsets", "")))
+        if len(offsets) != 4 * (self._count + 1):
+            raise ValueError(f"index has {len(offsets) // 4 - 1} row offsets, expected {self._count}")
+        if int.from_bytes(offsets[-4:], "little") != len(self._rows_text) + 1:
+            raise ValueError("index rows do not match their offsets")
+        self._offsets = offsets
+        return offsets
 
     def row(self, i: int) -> list:
         """Row ``i``: [id, fileIndex, byteOffset, byteLength, literals] (decoded on first use)."""
         row = self._rows[i]
         if row is None:
-            lines = self._lines
-            if lines is None:
-                lines = self._split_rows()
-            row = self._rows[i] = json.loads(lines[i])
+            offsets = self._offsets
+            if offsets is None:
+                offsets = self._row_offsets()
+            at = 4 * i
+            start = int.from_bytes(offsets[at : at + 4], "little")
+            end = int.from_bytes(offsets[at + 4 : at + 8], "little") - 1
+            row = self._rows[i] = json.loads(self._rows_text[start:end])
         return row
 
     def _key_maps(self) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
@@ -847,16 +869,21 @@ class LoadedIndex:
 
     def variant_rows(self, name: str) -> List[int]:
         if self._by_variant is None:
-            self._by_variant = _json(self._data.get("byVariant", {}))
+            self._split_variants()
+            self._by_variant = json.loads(self._raw_by_variant)
         rows = self._by_variant.get(name, [])
         return [i for i in rows if i not in self._excluded] if self._excluded else list(rows)
+
+    def _split_variants(self) -> None:
+        if self._variants is None:
+            self._raw_variants, self._raw_by_variant = _variant_lines(self._data.get("variants"))
+            self._variants = {}
 
     def variants(self, name: str) -> List[VariantInfo]:
         """Templates of every variant called ``name`` (decoded on first use)."""
         if self._variants is None:
-            self._raw_variants = _variant_lines(self._data.get("variants"))
-            self._variants = {}
-        found = self._variants.get(name)
+            self._split_variants()
+        found = self._variants.get(name)  # type: ignore[union-attr]
         if found is None:  # decoded per name: the whole table costs ~1 ms on the first Debug form
             found = []
             line = self._raw_variants.get(name)
