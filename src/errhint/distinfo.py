@@ -20,12 +20,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _NAME = re.compile(r"^(?P<name>[A-Za-z0-9_.]+?)-(?P<version>[^-]+?)\.(?:dist|egg)-info$")
 _lock = _thread.allocate_lock()
-_cache: Optional[Tuple[Tuple[str, ...], Dict[str, str], Dict[str, List[str]]]] = None
+_cache: Optional[Tuple[Tuple[str, ...], Dict[str, str], List[str]]] = None
 
 
 def canonical(name: str) -> str:
-    """PEP 503 normalised project name, so ``candle_nn`` and ``candle-nn`` agree."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+    """PEP 503 normalised project name, so ``candle_nn`` and ``candle-nn`` agree (runs of
+    ``-_.`` become one ``-``; without a regex: this runs for every installed distribution)."""
+    name = name.lower().replace("_", "-").replace(".", "-")
+    while "--" in name:
+        name = name.replace("--", "-")
+    return name
 
 
 def _sections(text: str) -> Dict[str, List[str]]:
@@ -43,15 +47,19 @@ def _sections(text: str) -> Dict[str, List[str]]:
     return out
 
 
-def _scan() -> Tuple[Dict[str, str], Dict[str, List[str]]]:
+def _scan() -> Tuple[Dict[str, str], List[str]]:
+    """Versions by project, and the text of every ``entry_points.txt`` (parsed per group when
+    asked: most distributions declare none of errhint's groups)."""
     versions: Dict[str, str] = {}
-    entry_points: Dict[str, List[str]] = {}
+    entry_points: List[str] = []
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
         except (OSError, TypeError, ValueError):
             continue
         for name in names:
+            if not name.endswith("-info"):  # most entries are packages and modules
+                continue
             m = _NAME.match(name)
             if not m:
                 continue
@@ -62,15 +70,13 @@ def _scan() -> Tuple[Dict[str, str], Dict[str, List[str]]]:
             path = os.path.join(entry or ".", name, "entry_points.txt")
             try:
                 with open(path, encoding="utf-8") as fh:
-                    sections = _sections(fh.read())
+                    entry_points.append(fh.read())
             except (OSError, UnicodeDecodeError):
                 continue
-            for group, lines in sections.items():
-                entry_points.setdefault(group, []).extend(lines)
     return versions, entry_points
 
 
-def _state() -> Tuple[Dict[str, str], Dict[str, List[str]]]:
+def _state() -> Tuple[Dict[str, str], List[str]]:
     global _cache
     key = tuple(sys.path)
     cache = _cache
@@ -90,7 +96,11 @@ def version(project: str) -> Optional[str]:
 
 def entry_point_lines(group: str) -> List[str]:
     """Raw ``name = value`` lines declared for ``group`` by installed distributions."""
-    return list(_state()[1].get(group, ()))
+    out: List[str] = []
+    for text in _state()[1]:
+        if group in text:
+            out.extend(_sections(text).get(group, ()))
+    return out
 
 
 def clear() -> None:
