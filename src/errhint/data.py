@@ -12,7 +12,6 @@ validated here, with errors that name the file, line, record and field.
 
 from __future__ import annotations
 
-import json
 import os
 import _thread  # its locks without importing threading (~0.7 ms)
 
@@ -21,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from errhint import distinfo, index
+from errhint._jsonread import loads
 
 ENTRY_POINT_GROUP = "errhint.datasets"
 _PACKAGE = "errhint_data"
@@ -115,7 +115,7 @@ def _package() -> _Shipped:
 
 
 def shipped_index() -> Optional[Dict[str, Any]]:
-    """The parsed shipped index (``index.json`` + ``index.rows``), or None when the package ships none."""
+    """The parsed shipped index (``index.json`` + ``index.rows`` + ``index.variants``), or None when the package ships none."""
     try:
         pkg = _package()
     except ImportError:
@@ -126,7 +126,7 @@ def shipped_index() -> Optional[Dict[str, Any]]:
 
 
 def shipped_manifest() -> Dict[str, Any]:
-    return json.loads(_package().read_bytes("manifest.json"))
+    return loads(_package().read_bytes("manifest.json"))
 
 
 def shipped_families() -> Dict[str, Any]:
@@ -134,12 +134,12 @@ def shipped_families() -> Dict[str, Any]:
     pkg = _package()
     if not pkg.exists("families.json"):
         return {}
-    return dict(json.loads(pkg.read_bytes("families.json")).get("families", {}))
+    return dict(loads(pkg.read_bytes("families.json")).get("families", {}))
 
 
 def read_shipped_line(file: str, offset: int, length: int) -> Dict[str, Any]:
     """One wrapper line of a shipped JSONL file, read by byte range (no full-file parse)."""
-    return json.loads(_package().read_range(file, offset, length))
+    return loads(_package().read_range(file, offset, length))
 
 
 def shipped_sources() -> List[Tuple[str, bytes]]:
@@ -221,11 +221,13 @@ def _extra_sources(paths: Sequence[PathLike]) -> List[Tuple[str, bytes]]:
 
 def iter_lines(name: str, data: bytes) -> Iterator[Tuple[int, Dict[str, Any]]]:
     """(line number, record dict) for every non-blank line; a bare record or a wrapper."""
+    import json
+
     for lineno, raw in enumerate(data.split(b"\n"), start=1):
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = json.loads(raw)  # a user's file: json's messages say where it is malformed
         except (ValueError, UnicodeDecodeError) as exc:
             raise DatasetError(f"not valid JSON: {exc}", file=name, line=lineno) from None
         if not isinstance(obj, dict):

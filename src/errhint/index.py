@@ -36,7 +36,6 @@ the position in ``inline``.
 
 from __future__ import annotations
 
-import json
 import re
 import _thread  # its locks without importing threading (~0.7 ms)
 import time
@@ -48,6 +47,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 m
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from errhint._jsonread import loads
 from errhint._lazyre import LazyPattern
 
 FORMAT = 4
@@ -442,13 +442,12 @@ def build_index(
             file_index, offset, length = (int(x) for x in locations[i])
         literals = sorted(set(run_lists[i].runs), key=lambda lit: (-len(lit), lit))
         row = [str(rec.get("id", "")), file_index, offset, length, [lit[:MAX_LITERAL_LEN] for lit in literals[:MAX_LITERALS]]]
-        rows.append(json.dumps(row, separators=(",", ":")))
+        rows.append(_dumps(row))
     for extra in variants:
         if isinstance(extra.get("variant"), Mapping) and extra["variant"].get("name"):
             add_variant(str(extra.get("repo", "")), extra["variant"])
-    # Escaped to ASCII: one non-ASCII character (a literal "\u2265") makes the whole
-    # text decode as wide characters, ~0.8 ms more on the first lookup of a process.
-    compact = {"separators": (",", ":")}
+    # Escaped to ASCII (``_dumps``): one non-ASCII character (a literal "\u2265") makes the
+    # whole text decode as wide characters, ~0.8 ms more on the first lookup of a process.
     index: Dict[str, Any] = {
         "format": FORMAT,
         "datasetVersion": dataset_version,
@@ -459,11 +458,18 @@ def build_index(
         "scan": scan,
         "rowOffsets": _row_offsets(rows),
         "rows": "\n".join(rows),
-        "variants": _variant_text(variant_table, json.dumps(by_variant, **compact)),
+        "variants": _variant_text(variant_table, _dumps(by_variant)),
     }
     if locations is None:
         index["inline"] = [dict(r) for r in records]
     return index
+
+
+def _dumps(value: Any) -> str:
+    """Compact ASCII JSON (building only: the lookup path never imports ``json``)."""
+    import json
+
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _row_offsets(rows: Sequence[str]) -> str:
@@ -488,7 +494,7 @@ def _variant_text(table: Sequence[list], by_variant: str) -> str:
         if "\n" not in entry[2] and "\t" not in entry[2]:
             by_name.setdefault(entry[2], []).append(entry)
     lines = ["\t".join(by_name), by_variant]
-    lines.extend(json.dumps(entries, separators=(",", ":")) for entries in by_name.values())
+    lines.extend(_dumps(entries) for entries in by_name.values())
     return "\n".join(lines)
 
 
@@ -539,7 +545,7 @@ def index_files(index: Mapping[str, Any]) -> Dict[str, bytes]:
     rows = str(index.get("rows", ""))
     variants = str(index.get("variants", ""))
     return {
-        INDEX_FILE: (json.dumps(tables, separators=(",", ":")) + "\n").encode("ascii"),
+        INDEX_FILE: (_dumps(tables) + "\n").encode("ascii"),
         ROWS_FILE: (rows + "\n").encode("ascii") if rows else b"",
         VARIANTS_FILE: (variants + "\n").encode("ascii") if variants else b"",
     }
@@ -547,7 +553,7 @@ def index_files(index: Mapping[str, Any]) -> Dict[str, bytes]:
 
 def read_index(read: Callable[[str], bytes]) -> Dict[str, Any]:
     """The index whose files ``read(name)`` returns (the inverse of ``index_files``)."""
-    index = json.loads(read(INDEX_FILE))
+    index = loads(read(INDEX_FILE))
     if isinstance(index, dict):
         for key, name in (("rows", ROWS_FILE), ("variants", VARIANTS_FILE)):
             if key not in index:
@@ -824,7 +830,7 @@ class LoadedIndex:
             at = 4 * i
             start = int.from_bytes(offsets[at : at + 4], "little")
             end = int.from_bytes(offsets[at + 4 : at + 8], "little") - 1
-            row = self._rows[i] = json.loads(self._rows_text[start:end])
+            row = self._rows[i] = loads(self._rows_text[start:end])
         return row
 
     def _key_maps(self) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
@@ -870,7 +876,7 @@ class LoadedIndex:
     def variant_rows(self, name: str) -> List[int]:
         if self._by_variant is None:
             self._split_variants()
-            self._by_variant = json.loads(self._raw_by_variant)
+            self._by_variant = loads(self._raw_by_variant)
         rows = self._by_variant.get(name, [])
         return [i for i in rows if i not in self._excluded] if self._excluded else list(rows)
 
@@ -887,7 +893,7 @@ class LoadedIndex:
         if found is None:  # decoded per name: the whole table costs ~1 ms on the first Debug form
             found = []
             line = self._raw_variants.get(name)
-            for repo, enum, vname, shape, fields, display, transparent in json.loads(line) if line else ():
+            for repo, enum, vname, shape, fields, display, transparent in loads(line) if line else ():
                 found.append(VariantInfo(
                     repo, enum, vname, shape, tuple((f[0], bool(f[1])) for f in fields), display, bool(transparent),
                     tuple(f[2] if len(f) > 2 else None for f in fields),
