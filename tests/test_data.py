@@ -141,3 +141,15 @@ def test_shipped_line_is_read_by_byte_range() -> None:
     assert index is not None and index["files"]
     manifest = data.shipped_manifest()
     assert set(index["files"]) <= set(manifest["files"])
+
+
+def test_one_family_is_read_alone_and_equals_the_catalogue_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    catalogue = data.shipped_families()
+    assert catalogue and all(data.shipped_family(tag) == family for tag, family in catalogue.items())
+    assert data.shipped_family("no-such-family") is None and data.shipped_family('a"b') is None
+    # another layout of the file (no indentation): found by decoding the whole catalogue
+    pkg = data._package()
+    compact = json.dumps({"families": catalogue}, separators=(",", ":")).encode()
+    monkeypatch.setattr(pkg, "read_bytes", lambda name: compact if name == "families.json" else b"")
+    tag = sorted(catalogue)[0]
+    assert data.shipped_family(tag) == catalogue[tag]

@@ -39,6 +39,18 @@ def _c_scanner() -> Optional[Callable[[str, int], Any]]:
 _scan = _c_scanner()
 
 
+def value_at(text: str, pos: int) -> Any:
+    """The JSON value starting at ``pos`` of ``text`` (what follows it is not read)."""
+    if _scan is None:  # pragma: no cover
+        import json
+
+        return json.JSONDecoder().raw_decode(text, pos)[0]
+    try:
+        return _scan(text, pos)[0]
+    except StopIteration as stop:
+        raise ValueError(f"Expecting value: char {stop.value}") from None
+
+
 def loads(data: Union[str, bytes]) -> Any:
     """``json.loads(data)`` for UTF-8 bytes or a str."""
     text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data

@@ -38,6 +38,7 @@ class Dataset:
         self.user = list(user) or [False] * len(self.indexes)
         """Per index: True for datasets the user added (ERRHINT_DATA, paths, entry points)."""
         self._families = families
+        self._family: Dict[str, Optional[Mapping[str, Any]]] = {}
         self._labels: Optional[Dict[str, str]] = None
         self._lock = _thread.allocate_lock()
 
@@ -46,6 +47,21 @@ class Dataset:
         for ix in self.indexes:
             out.extend(ix.variants(name))
         return out
+
+    def family(self, tag: str) -> Optional[Mapping[str, Any]]:
+        """The family of ``tag``: from the catalogue when one was given or loaded, else the
+        shipped catalogue's entry alone (a hint needs one; cached)."""
+        if self._families is not None:
+            found = self._families.get(tag)
+            return found if isinstance(found, Mapping) else None
+        if tag not in self._family:
+            try:
+                from errhint import data
+
+                self._family[tag] = data.shipped_family(tag)
+            except Exception:
+                self._family[tag] = None
+        return self._family[tag]
 
     def families(self) -> Mapping[str, Any]:
         if self._families is None:
@@ -339,7 +355,7 @@ def _to_match(ds: Dataset, f: _Found, dupes: Sequence[_Found] = ()) -> Match:
     for other in dupes:
         for name, value in _captures(ds, other).items():
             captures.setdefault(name, value)
-    family = ds.families().get(meta.background_tag) if meta.background_tag else None
+    family = ds.family(meta.background_tag) if meta.background_tag else None
     return Match(
         record=RecordView.from_dict(ix.record(f.row)),
         score=round(rank.clamp(f.score), 4),
