@@ -44,9 +44,12 @@ _MODULES: Dict[str, str] = {
     "ipython": "errhint.hooks.ipython",
 }
 
-_TRIGGERS: Dict[str, str] = {"logging": "logging", "asyncio": "logging", "threads": "threading"}
+_TRIGGERS: Dict[str, str] = {
+    "logging": "logging", "asyncio": "logging", "threads": "threading", "processes": "multiprocessing",
+}
 """Surfaces installed only once their module is imported (``logging`` costs about 3 ms,
-``threading`` 0.7 ms; a program that never imports ``threading`` starts no ``Thread``)."""
+``threading`` 0.7 ms; a program that never imports ``threading`` starts no ``Thread``, nor one
+without ``multiprocessing`` a child process)."""
 
 _lock = _thread.RLock()
 _installed: List[str] = []
