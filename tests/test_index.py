@@ -103,18 +103,19 @@ def test_build_index_format_and_determinism() -> None:
     b = build_index(recs, files=["records/a.jsonl"], locations=locations, dataset_version="dv")
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert index_files(a) == index_files(b)
-    assert a["format"] == 4 and a["datasetVersion"] == "dv" and "inline" not in a and a["count"] == len(recs)
+    assert a["format"] == 5 and a["datasetVersion"] == "dv" and "inline" not in a and a["count"] == len(recs)
     assert isinstance(a["rows"], str) and a["rows"].count("\n") == len(recs) - 1  # decoded only when selected
     row = LoadedIndex(a).row(0)
     assert row[:index.LITERALS] == [recs[0]["id"], 0, 0, 10] and len(row) == 5  # who, where, literals
     assert a["repoLabels"]["huggingface/candle"] == sorted(["0.4.2", "0.6.0", "0.8.0", "0.9.1", "0.11.0"])
     key = index.choose_keys([literal_runs(r["messagePattern"]) for r in recs])[0]
     kind, bucket = index.key_bucket(key)
-    columns = a["keys"][kind]
-    assert all(isinstance(v, str) for v in columns.values())  # key maps are two strings each
-    key_map = dict(zip(columns["words"].split("|"), columns["rows"].split(";")))
+    columns = a["keys"][kind]  # two strings per first character of the keys
+    assert all(isinstance(v, str) for col in columns.values() for v in col.values())
+    assert set(columns["words"]) == set(columns["rows"]) and bucket[0] in columns["words"]
+    key_map = dict(zip(columns["words"][bucket[0]].split("|"), columns["rows"][bucket[0]].split(";")))
     assert "0" in key_map[bucket].split(",")
-    every = [r for m in a["keys"].values() if m["rows"] for rows in m["rows"].split(";") for r in rows.split(",")]
+    every = [r for m in a["keys"].values() for col in m["rows"].values() for rows in col.split(";") for r in rows.split(",")]
     assert len(every) + len(a["scan"]) == len(recs)
     lines = a["variants"].split("\n")  # names, byVariant, then a line per name: decoded on demand
     by_variant = json.loads(lines[1])
@@ -154,9 +155,10 @@ def test_an_empty_index_and_broken_rows() -> None:
         LoadedIndex(cut).row(0)
     with pytest.raises(ValueError, match="row offsets"):
         LoadedIndex(dict(build_index(recs), rowOffsets="00")).row(0)
-    bad_keys = dict(build_index(recs), keys={"exact": {"words": "a|b", "rows": "0"}})
-    with pytest.raises(ValueError, match="key columns"):
-        LoadedIndex(bad_keys).prefiltered("a b", text_tokens("aaa bbb"))
+    for keys in ({"exact": {"words": "a|b", "rows": "0"}}, {"exact": {"words": {"a": "aaa|abb"}, "rows": {"a": "0"}}},
+                 {"exact": {"words": {"a": "aaa"}, "rows": {"b": "0"}}}):
+        with pytest.raises(ValueError, match="key columns"):
+            LoadedIndex(dict(build_index(recs), keys=keys)).prefiltered("aaa bbb", text_tokens("aaa bbb"))
 
 
 def test_rows_keep_short_literals_and_meta_comes_from_the_record() -> None:
@@ -285,6 +287,25 @@ def test_variant_columns_decode_per_name_and_refuse_a_mismatch() -> None:
     broken = dict(built, variants=first + "\tExtra\n" + rest)
     with pytest.raises(ValueError, match="variant lines"):
         LoadedIndex(broken).variants("UnsupportedDTypeForOp")
+
+
+def test_key_buckets_are_built_for_the_tokens_then_all_at_once() -> None:
+    recs = fixture_records()
+    built = build_index(recs)
+    ix, whole = LoadedIndex(built), LoadedIndex(built)
+    whole.FILL_ALL_AFTER = 0  # every bucket on the first lookup
+    text = "unsupported dtype I64 for op matmul"
+    first = ix.prefiltered(text, text_tokens(text))
+    assert first == whole.prefiltered(text, text_tokens(text)) != []
+    exact = ix._key_maps()[0]
+    assert exact and {key[0] for key in exact} <= {tok[0] for tok in text_tokens(text)}  # only the tokens' buckets
+    assert whole._pending is None and len(whole._key_maps()[0]) == sum(
+        col.count("|") + 1 for col in built["keys"]["exact"]["words"].values())
+    others = [r["errorMessage"] for r in recs]
+    for _ in range(ix.FILL_ALL_AFTER + 1):  # answers never depend on which buckets exist yet
+        for message in others:
+            assert ix.prefiltered(message, text_tokens(message)) == whole.prefiltered(message, text_tokens(message))
+    assert ix._pending is None
 
 
 def test_unknown_format_is_refused() -> None:

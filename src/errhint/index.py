@@ -7,12 +7,13 @@ rare word ("key") from that text; a lookup collects the records whose key occurs
 checks their literals with ``in``, and only then compiles (lazily, cached, with a timeout)
 the surviving patterns.  Nothing here imports ``regex`` until a pattern is actually needed.
 
-On-disk format 4 (see docs/design.md): ``index.json`` holds the tables, ``index.rows`` the
+On-disk format 5 (see docs/design.md): ``index.json`` holds the tables, ``index.rows`` the
 rows, ``index.variants`` the error-enum variant templates::
 
-    index.json  {"format": 4, "datasetVersion": str, "files": [str], "count": int,
+    index.json  {"format": 5, "datasetVersion": str, "files": [str], "count": int,
                  "repoLabels": {repo: [label, ...]},         # every release label per repository
-                 "keys": {"exact" | "prefix" | "suffix": {"words": "w1|w2|..", "rows": "0,7;3;.."}},
+                 "keys": {"exact" | "prefix" | "suffix":      # per first character of the keys:
+                          {"words": {"w": "w1|w2|.."}, "rows": {"w": "0,7;3;.."}}},
                  "scan": [row, ...],                          # rows without a key
                  "rowOffsets": "<hex>",                       # uint32 LE: where each row starts, then the end
                  "inline": [record, ...]}                     # only when built without locations
@@ -24,7 +25,8 @@ rows, ``index.variants`` the error-enum variant templates::
 Why this shape: the first lookup of a process pays for decoding the index, and creating
 thousands of small objects (one list per key, one string per row) cost 5-8 ms cold in format
 1. Here ``index.json`` is a handful of long strings without escapes, which decode at memory
-speed; the key maps are built from two strings by ``str.split`` on the first lookup; a row is
+speed; a key map's bucket (its keys of one first character) is built from two strings by
+``str.split`` when a lookup has a token starting with that character; a row is
 found through ``rowOffsets`` and decoded only when its key selects it; the variant file is
 split into lines only when a Debug form needs a template, and a name's line decoded only when
 a Debug form carries that name. A row holds only what the prefilter needs: where the record
@@ -50,7 +52,7 @@ if TYPE_CHECKING:  # pragma: no cover
 from errhint._jsonread import loads
 from errhint._lazyre import LazyPattern
 
-FORMAT = 4
+FORMAT = 5
 INDEX_FILE = "index.json"
 ROWS_FILE = "index.rows"
 VARIANTS_FILE = "index.variants"
@@ -509,23 +511,35 @@ def _variant_lines(text: Any) -> Tuple[Dict[str, str], str]:
     return dict(zip(names, lines[2:])), lines[1]
 
 
-def _key_columns(key_map: Mapping[str, List[int]]) -> Dict[str, str]:
-    """A key map as two strings (keys are word characters and spaces, so ``|`` and ``;``
-    never occur in them): ``{"words": "w1|w2", "rows": "0,7;3"}``."""
-    return {
-        "words": "|".join(key_map),
-        "rows": ";".join(",".join(str(i) for i in rows) for rows in key_map.values()),
-    }
+def _key_columns(key_map: Mapping[str, List[int]]) -> Dict[str, Dict[str, str]]:
+    """A key map as two strings per first character of its keys (keys are word characters
+    and spaces, so ``|`` and ``;`` never occur in them): ``{"words": {"w": "w1|w2"}, "rows":
+    {"w": "0,7;3"}}``. A lookup builds only the buckets of its own tokens' first characters:
+    the whole map, ~4,000 keys, costs about 0.7 ms to build on the first lookup of a process."""
+    words: Dict[str, List[str]] = {}
+    rows: Dict[str, List[str]] = {}
+    for key in sorted(key_map):
+        words.setdefault(key[0], []).append(key)
+        rows.setdefault(key[0], []).append(",".join(str(i) for i in key_map[key]))
+    return {"words": {c: "|".join(w) for c, w in words.items()}, "rows": {c: ";".join(r) for c, r in rows.items()}}
 
 
-def _key_map(columns: Any) -> Dict[str, Any]:
-    """The key map of ``_key_columns`` output: word -> its rows as ``"0,7"`` (a tuple once hit)."""
+def _buckets(columns: Any) -> Dict[str, Tuple[str, str]]:
+    """First character -> (words, rows) of ``_key_columns`` output, not yet split."""
     if not isinstance(columns, Mapping) or not columns.get("words"):
         return {}
-    words, rows = str(columns["words"]).split("|"), str(columns.get("rows", "")).split(";")
-    if len(words) != len(rows):
+    words, rows = columns.get("words"), columns.get("rows")
+    if not isinstance(words, Mapping) or not isinstance(rows, Mapping) or set(words) != set(rows):
+        raise ValueError("index key columns differ")
+    return {c: (str(words[c]), str(rows[c])) for c in words}
+
+
+def _key_map(words: str, rows: str) -> Dict[str, Any]:
+    """One bucket of a key map: word -> its rows as ``"0,7"`` (a tuple once hit)."""
+    split_words, split_rows = words.split("|"), rows.split(";")
+    if len(split_words) != len(split_rows):
         raise ValueError("index key columns differ in length")
-    return dict(zip(words, rows))
+    return dict(zip(split_words, split_rows))
 
 
 def _rows_of(key_map: Dict[str, Any], key: str, rows: Any) -> Tuple[int, ...]:
@@ -804,6 +818,11 @@ class LoadedIndex:
         self._constructions: Dict[int, Optional[Mapping[str, str]]] = {}
         self._reader = reader
         self._maps: Optional[Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]] = None
+        self._pending: Optional[Tuple[Dict[str, Tuple[str, str]], ...]] = None
+        """Per key map, the buckets not built yet (None once all are)."""
+        self._fills = 0
+        self._fill_lock = _thread.allocate_lock()
+        self._affixes = (False, False)
         self.scan: List[int] = data.get("scan", [])
         excluded = set(exclude_ids)
         self._excluded = frozenset(i for i in range(self._count) if self.row(i)[ID] in excluded) if excluded else frozenset()
@@ -836,24 +855,60 @@ class LoadedIndex:
     def _key_maps(self) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
         maps = self._maps
         if maps is None:
-            keys = self._data.get("keys", {})
-            maps = self._maps = (_key_map(keys.get("exact")), _key_map(keys.get("prefix")), _key_map(keys.get("suffix")))
+            with self._fill_lock:
+                if self._maps is None:
+                    keys = self._data.get("keys", {})
+                    pending = (_buckets(keys.get("exact")), _buckets(keys.get("prefix")), _buckets(keys.get("suffix")))
+                    self._affixes = (bool(pending[1]), bool(pending[2]))
+                    self._pending = pending if any(pending) else None
+                    self._maps = ({}, {}, {})
+                maps = self._maps
         return maps
+
+    FILL_ALL_AFTER = 8
+    """Lookups that build only their own buckets; the next builds every bucket left, so a
+    process that looks up often pays no per-token check."""
+
+    def _fill(self, tokens: Iterable[str]) -> None:
+        """Build the key-map buckets ``tokens`` need (and all of them after FILL_ALL_AFTER calls)."""
+        with self._fill_lock:  # a lookup must not read a bucket another thread is half-way through
+            pending = self._pending
+            if pending is None:
+                return
+            maps = self._maps
+            self._fills += 1
+            everything = self._fills > self.FILL_ALL_AFTER
+            for n, (waiting, target) in enumerate(zip(pending, maps)):  # type: ignore[arg-type]
+                if not waiting:
+                    continue
+                if everything:
+                    wanted = list(waiting)
+                else:
+                    wanted = [tok[-MIN_KEY_LEN] if n == 2 else tok[0] for tok in tokens]
+                for c in wanted:
+                    columns = waiting.pop(c, None)
+                    if columns is not None:
+                        target.update(_key_map(*columns))
+            if not any(pending):
+                self._pending = None
 
     def prefiltered(self, text: str, tokens: Iterable[str]) -> List[int]:
         """Rows whose key occurs in ``text`` and whose every required literal is in it."""
         slots: set = set()
         exact, prefix, suffix = self._key_maps()
+        if self._pending is not None:
+            self._fill(tokens)
+        prefix_keys, suffix_keys = self._affixes
         for tok in tokens:
             hit = exact.get(tok)
             if hit:
                 slots.update(_rows_of(exact, tok, hit))
-            if prefix:
+            if prefix_keys:
                 key = tok[:MIN_KEY_LEN]
                 hit = prefix.get(key)
                 if hit:
                     slots.update(_rows_of(prefix, key, hit))
-            if suffix:
+            if suffix_keys:
                 key = tok[-MIN_KEY_LEN:]
                 hit = suffix.get(key)
                 if hit:
