@@ -88,6 +88,14 @@ def test_to_camel_drops_an_underscore_before_a_lower_case_letter_or_digit(name: 
     assert to_camel(name) == re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
 
 
+@given(st.text(alphabet="aZ_ 9:=\"`([\u00e9\u2003\n", max_size=24))
+def test_the_last_word_is_what_the_regex_finds(text: str) -> None:
+    from errhint.match import _last_word
+
+    m = re.search(r"([A-Za-z][A-Za-z_]{1,15})[\s:='\"`(\[]*$", text)
+    assert _last_word(text) == (m.group(1) if m else None)
+
+
 def test_aliases_name_positional_groups() -> None:
     pattern = r"unsupported dtype (?P<f0>.+?) for op (?P<f1>[^\n]+)"
     assert aliases(pattern, {"f0": "I64", "f1": "matmul"}) == {"dtype": "I64", "op": "matmul"}

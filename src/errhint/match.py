@@ -13,7 +13,9 @@ if TYPE_CHECKING:  # pragma: no cover
 from errhint.view import RecordView
 
 _GROUP_AT = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
-_LAST_WORD = re.compile(r"([A-Za-z][A-Za-z_]{1,15})[\s:='\"`(\[]*$")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_WORD = _LETTERS | {"_"}
+_AFTER_WORD = frozenset(":='\"`([")
 _STOPWORDS = frozenset(
     "a an and are as at be by for from in into is not of on or than the to with".split()
 )
@@ -39,10 +41,27 @@ def _alias_names(pattern: str) -> Tuple[Tuple[str, str], ...]:
         name = m.group(1)
         if not _positional(name):
             continue
-        word = _LAST_WORD.search(_literal_before(pattern, m.start()))
-        if word and word.group(1).lower() not in _STOPWORDS:
-            out.append((name, word.group(1).lower()))
+        word = _last_word(_literal_before(pattern, m.start()))
+        if word and word.lower() not in _STOPWORDS:
+            out.append((name, word.lower()))
     return tuple(out)
+
+
+def _last_word(text: str) -> Optional[str]:
+    """The word the text ends with, before spaces and ``:='"`([``: a letter, then 1-15
+    letters or underscores (the last 16 of a longer word). What the regex
+    ``([A-Za-z][A-Za-z_]{1,15})[\\s:='"`(\\[]*$`` finds, without compiling it (~0.3 ms, at
+    the first hint of a process)."""
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in _AFTER_WORD):
+        end -= 1
+    start = end
+    while start > max(0, end - 16) and text[start - 1] in _WORD:
+        start -= 1
+    for i in range(start, end - 1):
+        if text[i] in _LETTERS:
+            return text[i:end]
+    return None
 
 
 def aliases(pattern: str, groups: Mapping[str, str]) -> Dict[str, str]:
