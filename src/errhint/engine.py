@@ -11,12 +11,12 @@ from __future__ import annotations
 import _thread  # its locks without importing threading (~0.7 ms)
 import time
 from collections.abc import Mapping
-from collections import namedtuple as _namedtuple
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
+from errhint._fieldtuple import FieldTuple
 from errhint import config, extract, index, normalize, rank
 from errhint.index import LoadedIndex
 from errhint.match import Match, aliases
@@ -154,8 +154,20 @@ def reset() -> None:
 # --------------------------------------------------------------------------- matching
 
 
-class _Found(_namedtuple("_Found", "score ix row candidate groups kind span", defaults=((0, 0),))):
+class _Found(FieldTuple):
     __slots__ = ()
+
+    def __new__(
+        cls,
+        score: float,
+        ix: int,
+        row: int,
+        candidate: normalize.Candidate,
+        groups: Tuple[Tuple[str, str], ...],
+        kind: str,
+        span: Tuple[int, int] = (0, 0),
+    ) -> "_Found":
+        return tuple.__new__(cls, (score, ix, row, candidate, groups, kind, span))
 
     score: float
     """Unclamped (``rank.raw_score``), so that hits clamped to 1.0 keep their order."""

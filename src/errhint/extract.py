@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import builtins
 import re
-from collections import namedtuple as _namedtuple
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, FrozenSet, Iterable, List, Optional, Set, Tuple
 
+from errhint._fieldtuple import FieldTuple
 from errhint._lazyre import LazyPattern
 
 from errhint.render import NOTE_MARKER
@@ -29,10 +29,19 @@ MAX_FRAMES = 200
 UNPRINTABLE = "<exception str() failed>"
 
 
-class Item(_namedtuple("Item", "text exc_type depth origin", defaults=("", 0, "exception",))):
+class Item(FieldTuple):
     """One text to match: a message and the exception type it was raised as ('' if unknown)."""
 
     __slots__ = ()
+
+    def __new__(
+        cls,
+        text: str,
+        exc_type: str = "",
+        depth: int = 0,
+        origin: str = "exception",
+    ) -> "Item":
+        return tuple.__new__(cls, (text, exc_type, depth, origin))
 
     text: str
     exc_type: str  # default ""
@@ -41,8 +50,15 @@ class Item(_namedtuple("Item", "text exc_type depth origin", defaults=("", 0, "e
     """``exception``, ``cause``, ``context``, ``group``, ``note``, ``remote`` or ``text``."""
 
 
-class Extraction(_namedtuple("Extraction", "items modules", defaults=(frozenset(),))):
+class Extraction(FieldTuple):
     __slots__ = ()
+
+    def __new__(
+        cls,
+        items: Tuple[Item, ...],
+        modules: FrozenSet[str] = frozenset(),
+    ) -> "Extraction":
+        return tuple.__new__(cls, (items, modules))
 
     items: Tuple[Item, ...]
     modules: FrozenSet[str]  # default frozenset()

@@ -43,12 +43,12 @@ import _thread  # its locks without importing threading (~0.7 ms)
 import time
 from collections import Counter
 from collections.abc import Mapping
-from collections import namedtuple as _namedtuple
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from errhint._fieldtuple import FieldTuple
 from errhint._jsonread import loads
 from errhint._lazyre import LazyPattern
 
@@ -85,10 +85,18 @@ _QUANT_OPTIONAL = {"?", "*"}
 # --------------------------------------------------------------------------- literals
 
 
-class Runs(_namedtuple("Runs", "runs left right")):
+class Runs(FieldTuple):
     """Required literal runs of a pattern, in pattern order, with what bounds each run."""
 
     __slots__ = ()
+
+    def __new__(
+        cls,
+        runs: List[str],
+        left: List[bool],
+        right: List[bool],
+    ) -> "Runs":
+        return tuple.__new__(cls, (runs, left, right))
 
     runs: List[str]
     left: List[bool]
@@ -594,10 +602,23 @@ def _variant_entry(repo: str, variant: Mapping[str, Any]) -> list:
 # --------------------------------------------------------------------------- runtime
 
 
-class VariantInfo(_namedtuple("VariantInfo", "repo enum name shape fields display transparent types", defaults=((),))):
+class VariantInfo(FieldTuple):
     """What the index knows about one error-enum variant (a ``variants`` entry)."""
 
     __slots__ = ()
+
+    def __new__(
+        cls,
+        repo: str,
+        enum: str,
+        name: str,
+        shape: str,
+        fields: Tuple[Tuple[str, bool], ...],
+        display: Optional[str],
+        transparent: bool,
+        types: Tuple[Optional[str], ...] = (),
+    ) -> "VariantInfo":
+        return tuple.__new__(cls, (repo, enum, name, shape, fields, display, transparent, types))
 
     repo: str
     enum: str
@@ -732,10 +753,27 @@ if TYPE_CHECKING:  # pragma: no cover
     Reader = Callable[[str, int, int], Mapping[str, Any]]
 
 
-class RowMeta(_namedtuple("RowMeta", "id repo error_type site_kind background_tag error_code error_class variant versions pulled_in_by pattern generic", defaults=(False,))):
+class RowMeta(FieldTuple):
     """What ranking needs about a record, taken from the record itself (cached per row)."""
 
     __slots__ = ()
+
+    def __new__(
+        cls,
+        id: str,
+        repo: str,
+        error_type: str,
+        site_kind: Optional[str],
+        background_tag: Optional[str],
+        error_code: Optional[str],
+        error_class: Optional[str],
+        variant: Optional[str],
+        versions: Tuple[str, ...],
+        pulled_in_by: Tuple[str, ...],
+        pattern: str,
+        generic: bool = False,
+    ) -> "RowMeta":
+        return tuple.__new__(cls, (id, repo, error_type, site_kind, background_tag, error_code, error_class, variant, versions, pulled_in_by, pattern, generic))
 
     id: str
     repo: str

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 from types import MappingProxyType
-from collections import namedtuple as _namedtuple
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
+from errhint._fieldtuple import FieldTuple
 from errhint._lazyre import LazyPattern
 
 from errhint import rustdebug
@@ -68,10 +68,25 @@ def with_std(templates: Templates) -> Templates:
     return lookup
 
 
-class Candidate(_namedtuple("Candidate", "text message error_type site_kinds variant captures form repo_hint weight alt", defaults=(None, frozenset(), None, _EMPTY, "display", None, 1.0, None,))):
+class Candidate(FieldTuple):
     """One clean message to match, with what its dressing revealed."""
 
     __slots__ = ()
+
+    def __new__(
+        cls,
+        text: str,
+        message: str,
+        error_type: Optional[str] = None,
+        site_kinds: FrozenSet[str] = frozenset(),
+        variant: Optional[str] = None,
+        captures: Mapping[str, str] = _EMPTY,
+        form: str = "display",
+        repo_hint: Optional[str] = None,
+        weight: float = 1.0,
+        alt: Optional[str] = None,
+    ) -> "Candidate":
+        return tuple.__new__(cls, (text, message, error_type, site_kinds, variant, captures, form, repo_hint, weight, alt))
 
     text: str
     message: str

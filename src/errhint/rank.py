@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 import sys
 from functools import lru_cache
-from collections import namedtuple as _namedtuple
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
+
+from errhint._fieldtuple import FieldTuple
 
 CANDLE = "huggingface/candle"
 BURN = "tracel-ai/burn"
@@ -45,10 +46,18 @@ PANIC_SITE_KINDS = frozenset(
 )
 
 
-class Evidence(_namedtuple("Evidence", "modules loaded labels", defaults=(frozenset(), frozenset(), None,))):
+class Evidence(FieldTuple):
     """Where the exception came from, gathered once per lookup."""
 
     __slots__ = ()
+
+    def __new__(
+        cls,
+        modules: FrozenSet[str] = frozenset(),
+        loaded: FrozenSet[str] = frozenset(),
+        labels: Optional[Mapping[str, str]] = None,
+    ) -> "Evidence":
+        return tuple.__new__(cls, (modules, loaded, labels))
 
     modules: FrozenSet[str]  # default frozenset()
     """Binding packages seen in exception types and traceback frames (strong)."""
@@ -77,10 +86,33 @@ def _repos_of(packages: FrozenSet[str]) -> FrozenSet[str]:
     return frozenset(repo for p in packages if p in BINDINGS for repo in BINDINGS[p][1])
 
 
-class Hit(_namedtuple("Hit", "kind coverage literal_chars repo error_type site_kind error_class versions pulled_in_by exc_type cand_error_type cand_site_kinds cand_repo variant_agrees from_variant depth weight generic", defaults=(False,))):
+class Hit(FieldTuple):
     """What ranking needs about one record matched against one candidate."""
 
     __slots__ = ()
+
+    def __new__(
+        cls,
+        kind: str,
+        coverage: float,
+        literal_chars: int,
+        repo: str,
+        error_type: str,
+        site_kind: Optional[str],
+        error_class: Optional[str],
+        versions: Tuple[str, ...],
+        pulled_in_by: Tuple[str, ...],
+        exc_type: str,
+        cand_error_type: Optional[str],
+        cand_site_kinds: FrozenSet[str],
+        cand_repo: Optional[str],
+        variant_agrees: bool,
+        from_variant: bool,
+        depth: int,
+        weight: float,
+        generic: bool = False,
+    ) -> "Hit":
+        return tuple.__new__(cls, (kind, coverage, literal_chars, repo, error_type, site_kind, error_class, versions, pulled_in_by, exc_type, cand_error_type, cand_site_kinds, cand_repo, variant_agrees, from_variant, depth, weight, generic))
 
     kind: str
     """``full`` (the pattern covers the message), ``partial``, ``variant`` (only the Rust

@@ -13,12 +13,12 @@ Display template prints precisely that text.
 from __future__ import annotations
 
 import re
-from collections import namedtuple as _namedtuple
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Dict, Optional, Tuple
 
+from errhint._fieldtuple import FieldTuple
 from errhint._lazyre import LazyPattern
 
 MAX_DEPTH = 64
@@ -43,7 +43,7 @@ _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "0": "\0", "\\": "\\", '"': '"', "'
 _ESCAPE_RE = LazyPattern(r"\\(u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|.)", re.DOTALL)
 
 
-class Value(_namedtuple("Value", "kind raw text name shape items fields", defaults=("", "", "", (), (),))):
+class Value(FieldTuple):
     """One parsed Debug value.
 
     ``kind``: ``str``, ``char``, ``atom`` (number, bool, unit-like identifier, ``<disabled>``),
@@ -52,6 +52,18 @@ class Value(_namedtuple("Value", "kind raw text name shape items fields", defaul
     """
 
     __slots__ = ()
+
+    def __new__(
+        cls,
+        kind: str,
+        raw: str,
+        text: str = "",
+        name: str = "",
+        shape: str = "",
+        items: Tuple["Value", ...] = (),
+        fields: Tuple[Tuple[str, "Value"], ...] = (),
+    ) -> "Value":
+        return tuple.__new__(cls, (kind, raw, text, name, shape, items, fields))
 
     kind: str
     raw: str
