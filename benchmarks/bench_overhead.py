@@ -205,17 +205,17 @@ def bench_crash(runs: int, workdir: Path) -> Dict[str, Any]:
         if check.returncode != 1 or "errhint:" not in check.stderr:
             raise SystemExit(f"{kind} crash script printed no hint:\n{check.stderr[-2000:]}")
         hint_lines = [ln for ln in check.stderr.splitlines() if ln.startswith("errhint:")]
-        samples = interleaved(
-            {
-                "plain": lambda: wall([PYTHON, str(plain)], e, 1),
-                "errhint": lambda: wall([PYTHON, str(hinted)], e, 1),
-                "errhint, ERRHINT=0": lambda: wall([PYTHON, str(hinted)], off, 1),
-            },
-            runs,
-        )
-        res = {name: summary(ms(values)) for name, values in samples.items()}
+        variants = {
+            "plain": lambda: wall([PYTHON, str(plain)], e, 1),
+            "errhint": lambda: wall([PYTHON, str(hinted)], e, 1),
+            "errhint, ERRHINT=0": lambda: wall([PYTHON, str(hinted)], off, 1),
+        }
         if kind == "text":
-            res.update(_floors(plain, workdir, runs, e))
+            variants.update(_floor_variants(plain, workdir, e))
+        res = {name: summary(ms(values)) for name, values in interleaved(variants, runs).items()}
+        if kind == "text":
+            res["added by importing regex"] = res["hook importing regex only"]["median"] - res["plain"]["median"]
+            res["added by the floor hook"] = res["floor hook"]["median"] - res["plain"]["median"]
         res["added"] = res["errhint"]["median"] - res["plain"]["median"]
         res["added by import + install"] = res["errhint, ERRHINT=0"]["median"] - res["plain"]["median"]
         res["added by the hint"] = res["errhint"]["median"] - res["errhint, ERRHINT=0"]["median"]
@@ -233,9 +233,8 @@ def _floor_patterns() -> List[str]:
     return sorted(p for p, rx in index._compiled.items() if rx is not None)
 
 
-def _floors(plain: Path, workdir: Path, runs: int, environ: Dict[str, str]) -> Dict[str, Any]:
-    """The text crash with a hook that only imports ``regex``, and with the floor hook, against
-    the same plain script in the same interleaved rounds."""
+def _floor_variants(plain: Path, workdir: Path, environ: Dict[str, str]) -> Dict[str, Callable[[], float]]:
+    """The text crash with a hook that only imports ``regex``, and with the floor hook."""
     data = ROOT / "errhint_data"
     body = plain.read_text()
     regex_only = workdir / "crash_text_regex_only.py"
@@ -243,20 +242,9 @@ def _floors(plain: Path, workdir: Path, runs: int, environ: Dict[str, str]) -> D
     floor = workdir / "crash_text_floor.py"
     floor.write_text(FLOOR_HOOK.format(index=str(data / "index.json"), rows=str(data / "index.rows"),
                                        patterns=_floor_patterns(), text="unsupported dtype I64 for op matmul") + body)
-    samples = interleaved(
-        {
-            "plain (again)": lambda: wall([PYTHON, str(plain)], environ, 1),
-            "hook importing regex only": lambda: wall([PYTHON, str(regex_only)], environ, 1),
-            "floor hook": lambda: wall([PYTHON, str(floor)], environ, 1),
-        },
-        runs,
-    )
-    med = {name: summary(ms(values)) for name, values in samples.items()}
-    base = med["plain (again)"]["median"]
     return {
-        **med,
-        "added by importing regex": med["hook importing regex only"]["median"] - base,
-        "added by the floor hook": med["floor hook"]["median"] - base,
+        "hook importing regex only": lambda: wall([PYTHON, str(regex_only)], environ, 1),
+        "floor hook": lambda: wall([PYTHON, str(floor)], environ, 1),
     }
 
 
