@@ -7,10 +7,10 @@ rare word ("key") from that text; a lookup collects the records whose key occurs
 checks their literals with ``in``, and only then compiles (lazily, cached, with a timeout)
 the surviving patterns.  Nothing here imports ``regex`` until a pattern is actually needed.
 
-On-disk format 5 (see docs/design.md): ``index.json`` holds the tables, ``index.rows`` the
+On-disk format 6 (see docs/design.md): ``index.json`` holds the tables, ``index.rows`` the
 rows, ``index.variants`` the error-enum variant templates::
 
-    index.json  {"format": 5, "datasetVersion": str, "files": [str], "count": int,
+    index.json  {"format": 6, "datasetVersion": str, "files": [str], "count": int,
                  "repoLabels": {repo: [label, ...]},         # every release label per repository
                  "keys": {"exact" | "prefix" | "suffix":      # per first character of the keys:
                           {"words": {"w": "w1|w2|.."}, "rows": {"w": "0,7;3;.."}}},
@@ -18,18 +18,17 @@ rows, ``index.variants`` the error-enum variant templates::
                  "rowOffsets": "<hex>",                       # uint32 LE: where each row starts, then the end
                  "inline": [record, ...]}                     # only when built without locations
     index.rows      one JSON row per line: [id, fileIndex, byteOffset, byteLength, [literal, ...]]
-    index.variants  line 1: variant names, tab-separated; line 2: {variantName: [row, ...]} as JSON;
-                    then a line per name: [[repo, enum, name, shape, [[field, debug, type?], ...],
-                    display, transparent], ...]
+    index.variants  line 1: {variantName: [row, ...]} as JSON (``byVariant``); then a line per
+                    name: ``name<TAB>[[repo, enum, name, shape, [[field, debug, type?], ...],
+                    display, transparent], ...]``
 
 Why this shape: the first lookup of a process pays for decoding the index, and creating
 thousands of small objects (one list per key, one string per row) cost 5-8 ms cold in format
 1. Here ``index.json`` is a handful of long strings without escapes, which decode at memory
 speed; a key map's bucket (its keys of one first character) is built from two strings by
 ``str.split`` when a lookup has a token starting with that character; a row is
-found through ``rowOffsets`` and decoded only when its key selects it; the variant file is
-split into lines only when a Debug form needs a template, and a name's line decoded only when
-a Debug form carries that name. A row holds only what the prefilter needs: where the record
+found through ``rowOffsets`` and decoded only when its key selects it; a variant name's line
+is found with one ``str.find`` and decoded only when a Debug form carries that name. A row holds only what the prefilter needs: where the record
 is and the literal text it requires. Everything else (pattern, repository, kind,
 versions...) is read from the record itself, which is loaded anyway for a row whose literals
 all occur in a text. For records kept in memory ``fileIndex`` is -1 and ``byteOffset`` is
@@ -52,7 +51,7 @@ from errhint._fieldtuple import FieldTuple
 from errhint._jsonread import loads
 from errhint._lazyre import LazyPattern
 
-FORMAT = 5
+FORMAT = 6
 INDEX_FILE = "index.json"
 ROWS_FILE = "index.rows"
 VARIANTS_FILE = "index.variants"
@@ -495,28 +494,29 @@ def _row_offsets(rows: Sequence[str]) -> str:
 
 
 def _variant_text(table: Sequence[list], by_variant: str) -> str:
-    """The variant table as lines: the names (tab-separated), ``byVariant`` as JSON, then per
-    name the JSON list of its entries (in table order). Read as text and split only when a
-    Debug form needs it; a name's line is decoded only when a Debug form carries that name.
+    """The variant table as lines: ``byVariant`` as JSON, then per name ``name<TAB>`` and the
+    JSON list of its entries (in table order). A Debug form finds its name's line with one
+    ``str.find`` (JSON has no raw tab or line break, so ``\\n<name>\\t`` only starts a line)
+    and decodes that line alone; splitting the ~730 lines cost ~0.4 ms at a first hint.
     A name with a tab or line break (no Rust identifier has one) is left out."""
     by_name: Dict[str, List[list]] = {}
     for entry in table:
         if "\n" not in entry[2] and "\t" not in entry[2]:
             by_name.setdefault(entry[2], []).append(entry)
-    lines = ["\t".join(by_name), by_variant]
-    lines.extend(_dumps(entries) for entries in by_name.values())
+    lines = [by_variant]
+    lines.extend(f"{name}\t{_dumps(entries)}" for name, entries in by_name.items())
     return "\n".join(lines)
 
 
-def _variant_lines(text: Any) -> Tuple[Dict[str, str], str]:
-    """(name -> its JSON line, the ``byVariant`` JSON) of ``_variant_text`` output."""
-    if not isinstance(text, str) or not text:
-        return {}, "{}"
-    lines = text.split("\n")
-    names = lines[0].split("\t") if lines[0] else []
-    if len(lines) < 2 or len(names) != len(lines) - 2:
-        raise ValueError("index variant lines do not match their names")
-    return dict(zip(names, lines[2:])), lines[1]
+def _variant_line(text: str, name: str) -> Optional[str]:
+    """The JSON line of ``name`` in ``_variant_text`` output, or None."""
+    key = f"\n{name}\t"
+    at = text.find(key)
+    if at < 0:
+        return None
+    start = at + len(key)
+    end = text.find("\n", start)
+    return text[start : end if end >= 0 else len(text)]
 
 
 def _key_columns(key_map: Mapping[str, List[int]]) -> Dict[str, Dict[str, str]]:
@@ -845,9 +845,8 @@ class LoadedIndex:
         self.files: List[str] = list(data.get("files", ()))
         self.dataset_version: str = data.get("datasetVersion", "")
         self._repo_labels: Mapping[str, List[str]] = data.get("repoLabels", {})
-        self._variants: Optional[Dict[str, List[VariantInfo]]] = None
-        self._raw_variants: Dict[str, str] = {}
-        self._raw_by_variant = "{}"
+        self._variants: Dict[str, List[VariantInfo]] = {}
+        self._variant_text = str(data.get("variants", ""))
         self._by_variant: Optional[Mapping[str, List[int]]] = None
         self._inline: Optional[List[Mapping[str, Any]]] = data.get("inline")
         self._records: Dict[int, Mapping[str, Any]] = {}
@@ -968,24 +967,17 @@ class LoadedIndex:
 
     def variant_rows(self, name: str) -> List[int]:
         if self._by_variant is None:
-            self._split_variants()
-            self._by_variant = loads(self._raw_by_variant)
+            text = self._variant_text
+            self._by_variant = loads(text[: text.find("\n") if "\n" in text else len(text)] or "{}")
         rows = self._by_variant.get(name, [])
         return [i for i in rows if i not in self._excluded] if self._excluded else list(rows)
 
-    def _split_variants(self) -> None:
-        if self._variants is None:
-            self._raw_variants, self._raw_by_variant = _variant_lines(self._data.get("variants"))
-            self._variants = {}
-
     def variants(self, name: str) -> List[VariantInfo]:
-        """Templates of every variant called ``name`` (decoded on first use)."""
-        if self._variants is None:
-            self._split_variants()
-        found = self._variants.get(name)  # type: ignore[union-attr]
+        """Templates of every variant called ``name`` (its line found and decoded on first use)."""
+        found = self._variants.get(name)
         if found is None:  # decoded per name: the whole table costs ~1 ms on the first Debug form
             found = []
-            line = self._raw_variants.get(name)
+            line = _variant_line(self._variant_text, name) if "\n" not in name and "\t" not in name else None
             for repo, enum, vname, shape, fields, display, transparent in loads(line) if line else ():
                 found.append(VariantInfo(
                     repo, enum, vname, shape, tuple((f[0], bool(f[1])) for f in fields), display, bool(transparent),
@@ -1076,12 +1068,12 @@ _BALANCED_ATOM = (
 )
 
 
-_BRACKET = LazyPattern(r"[\[\](){}]")
-
-
 def balanced_value(value: str) -> bool:
     """Whether brackets in a captured value pair up (``[2, 3]`` yes, ``[2,`` no)."""
-    if _BRACKET.search(value) is None:  # most values (``I64``, ``matmul``): no per-character walk
+    for ch in "[](){}":
+        if ch in value:
+            break
+    else:  # most values (``I64``, ``matmul``): no per-character walk
         return True
     stack: List[str] = []
     for ch in value:
