@@ -96,6 +96,15 @@ def test_the_last_word_is_what_the_regex_finds(text: str) -> None:
     assert _last_word(text) == (m.group(1) if m else None)
 
 
+@given(st.text(alphabet="ab\\\n(", max_size=12))
+def test_literal_before_undoes_escapes_as_the_regex_did(text: str) -> None:
+    from errhint.match import _literal_before
+
+    pattern = text + "(?P<f0>x)"
+    expected = re.sub(r"\\(.)", r"\1", pattern[max(text.rfind(")"), text.rfind("(")) + 1 : len(text)])
+    assert _literal_before(pattern, len(text)) == expected
+
+
 def test_aliases_name_positional_groups() -> None:
     pattern = r"unsupported dtype (?P<f0>.+?) for op (?P<f1>[^\n]+)"
     assert aliases(pattern, {"f0": "I64", "f1": "matmul"}) == {"dtype": "I64", "op": "matmul"}

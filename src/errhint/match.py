@@ -24,7 +24,18 @@ _STOPWORDS = frozenset(
 def _literal_before(pattern: str, pos: int) -> str:
     """The literal pattern text just before ``pos`` (escapes undone, stops at a group)."""
     start = max(pattern.rfind(")", 0, pos), pattern.rfind("(", 0, pos))
-    return re.sub(r"\\(.)", r"\1", pattern[start + 1 : pos])
+    text = pattern[start + 1 : pos]
+    if "\\" not in text:
+        return text
+    out, i = [], 0
+    while i < len(text):  # a backslash goes, the character after it stays (not a line break)
+        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] != "\n":
+            out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
 
 
 def _positional(name: str) -> bool:

@@ -9,7 +9,6 @@ and the record whose ``versions`` include the installed binding's release.
 
 from __future__ import annotations
 
-import re
 import sys
 from functools import lru_cache
 
@@ -148,7 +147,17 @@ def loaded_bindings() -> FrozenSet[str]:
 
 
 def _version_key(label: str) -> Tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", label)[:4])
+    """The first four runs of digits: ``v0.18.0`` -> (0, 18, 0) (what ``\\d+`` finds)."""
+    runs, current = [], ""
+    for ch in label:
+        if ch.isdecimal():
+            current += ch
+        elif current:
+            runs.append(int(current))
+            current = ""
+    if current:
+        runs.append(int(current))
+    return tuple(runs[:4])
 
 
 def pick_label(installed: str, labels: Iterable[str]) -> Optional[str]:

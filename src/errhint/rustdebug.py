@@ -277,10 +277,6 @@ def parse_prefix(text: str, pos: int = 0) -> Optional[Tuple[Value, int]]:
         return None
 
 
-_HEADS: Dict[str, "re.Pattern[str]"] = {}
-"""Compiled ``name {`` heads (a handful of wrapper names; re.escape + re's cache cost ~2 us a call)."""
-
-
 def parse_struct_head(text: str, name: str, stop_at: Tuple[str, ...] = ()) -> Optional[Dict[str, Value]]:
     """Fields of ``name { f: v, ... }`` parsed one by one until the text stops parsing, or
     until a field named in ``stop_at`` (left unparsed: a 2 KB backtrace costs ~0.4 ms).
@@ -288,13 +284,13 @@ def parse_struct_head(text: str, name: str, stop_at: Tuple[str, ...] = ()) -> Op
     ``WithBacktrace { inner: X, backtrace: Backtrace [...] }`` may be cut short or carry a
     backtrace in a format this parser does not know; the fields before that still count.
     """
-    head = _HEADS.get(name)
-    if head is None:
-        head = _HEADS[name] = re.compile(r"\s*" + re.escape(name) + r"\s*\{")
-    m = head.match(text)
-    if not m:
+    rest = text.lstrip()  # whitespace, name, whitespace, "{": no pattern to compile per name
+    if not rest.startswith(name):
         return None
-    p = _Parser(text, m.end())
+    after = rest[len(name) :].lstrip()
+    if not after.startswith("{"):
+        return None
+    p = _Parser(text, len(text) - len(after) + 1)
     out: Dict[str, Value] = {}
     try:
         while not p.at("}"):
