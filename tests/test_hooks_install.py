@@ -162,3 +162,17 @@ def test_uninstall_before_lazy_imports_leaves_nothing(run: Runner) -> None:
               len(multiprocessing.util._afterfork_registry) == 0, sys.excepthook is sys.__excepthook__)
     """)
     assert proc.stdout.split() == ["True"] * 4, proc.stderr
+
+
+def test_install_outside_a_shell_imports_only_what_it_hooks(run_python: Any) -> None:
+    """Outside IPython the ipython surface is not installed and its module is not imported;
+    threading, logging and multiprocessing wait until the program imports them."""
+    proc = run_python(
+        "import sys, errhint\n"
+        "print(errhint.install())\n"
+        "print(sorted(m for m in ('errhint.hooks.ipython', 'threading', 'logging', 'multiprocessing', 'json') if m in sys.modules))\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    installed, loaded = proc.stdout.splitlines()
+    assert "'ipython'" not in installed and "'excepthook'" in installed and "'threads'" in installed
+    assert loaded == "[]"

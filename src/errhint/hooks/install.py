@@ -66,7 +66,15 @@ def _surfaces(surfaces: Optional[Iterable[str]]) -> List[str]:
     return chosen
 
 
+_NEEDS_LOADED: Dict[str, str] = {"ipython": "IPython"}
+"""Surfaces that can only act when their module is loaded already (a running IPython shell):
+without it they are not installed, and their hook module is not even imported."""
+
+
 def _install_now(name: str) -> bool:
+    needed = _NEEDS_LOADED.get(name)
+    if needed is not None and needed not in sys.modules:
+        return False
     module = importlib.import_module(_MODULES[name])
     return bool(contained(f"install {name}", module.install))  # type: ignore[attr-defined]
 
