@@ -867,7 +867,7 @@ class LoadedIndex:
     def __len__(self) -> int:
         return self._count
 
-    def _row_offsets(self) -> bytes:
+    def _load_offsets(self) -> bytes:
         offsets = bytes.fromhex(str(self._data.get("rowOffsets", "")))
         if len(offsets) != 4 * (self._count + 1):
             raise ValueError(f"index has {len(offsets) // 4 - 1} row offsets, expected {self._count}")
@@ -882,7 +882,7 @@ class LoadedIndex:
         if row is None:
             offsets = self._offsets
             if offsets is None:
-                offsets = self._row_offsets()
+                offsets = self._load_offsets()
             at = 4 * i
             start = int.from_bytes(offsets[at : at + 4], "little")
             end = int.from_bytes(offsets[at + 4 : at + 8], "little") - 1
@@ -967,8 +967,7 @@ class LoadedIndex:
 
     def variant_rows(self, name: str) -> List[int]:
         if self._by_variant is None:
-            text = self._variant_text
-            self._by_variant = loads(text[: text.find("\n") if "\n" in text else len(text)] or "{}")
+            self._by_variant = loads(self._variant_text.partition("\n")[0] or "{}")
         rows = self._by_variant.get(name, [])
         return [i for i in rows if i not in self._excluded] if self._excluded else list(rows)
 
