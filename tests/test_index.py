@@ -466,3 +466,12 @@ def test_variant_field_types_reach_the_runtime_table() -> None:
     info = loaded.variants("SafeTensor")[0]
     assert info.types == ("safetensors::SafeTensorError",) and info.field_enum("0") == "SafeTensorError"
     assert loaded.variants("V")[0].types == (None,) and loaded.variants("V")[0].field_enum("0") is None
+
+
+def test_unknown_variant_names_are_not_held_without_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = LoadedIndex(build_index(fixture_records()))
+    monkeypatch.setattr(index, "MAX_CACHED_MISSES", 8)
+    for n in range(50):
+        assert loaded.variants(f"NoSuchVariant{n}") == []
+    assert loaded.variants("UnsupportedDTypeForOp")  # a known name is still decoded and kept
+    assert len(loaded._variants) <= 9 and "UnsupportedDTypeForOp" in loaded._variants

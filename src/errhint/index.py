@@ -61,6 +61,9 @@ VARIANTS_FILE = "index.variants"
 ID, FILE, OFFSET, LENGTH, LITERALS = 0, 1, 2, 3, 4
 
 MAX_LITERALS = 3
+MAX_CACHED_MISSES = 4096
+"""Variant names a Debug text may carry that the table lacks, remembered as such; past it
+a miss is looked up again (one ``str.find``) rather than held forever."""
 MAX_LITERAL_LEN = 40
 """A row keeps its 3 longest literal runs, each cut to 40 characters: a prefix of required
 text is still required, so the prefilter stays exact while rows stay small."""
@@ -982,7 +985,8 @@ class LoadedIndex:
                     repo, enum, vname, shape, tuple((f[0], bool(f[1])) for f in fields), display, bool(transparent),
                     tuple(f[2] if len(f) > 2 else None for f in fields),
                 ))
-            self._variants[name] = found
+            if line or len(self._variants) < MAX_CACHED_MISSES:  # names from arbitrary text: bounded
+                self._variants[name] = found
         return found
 
     def labels(self, repo: str) -> List[str]:
