@@ -16,7 +16,7 @@ import sys
 import textwrap
 import threading
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
 

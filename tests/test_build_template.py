@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from errhint.build.template import (
-    Placeholder,
     Template,
     display_text,
     escape,

@@ -11,7 +11,6 @@ frame object survives a call.
 from __future__ import annotations
 
 import builtins
-import re
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover

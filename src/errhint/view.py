@@ -7,7 +7,6 @@ are read from the record's JSONL line the first time one is asked for.
 
 from __future__ import annotations
 
-import re
 import _thread  # its locks without importing threading (~0.7 ms)
 from collections.abc import Mapping
 
