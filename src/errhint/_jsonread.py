@@ -11,7 +11,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, Optional, Union
+    from typing import Any, Callable, Optional, Tuple, Union
 
 _WHITESPACE = " \t\n\r"  # what JSON allows between values
 
@@ -39,30 +39,27 @@ def _c_scanner() -> Optional[Callable[[str, int], Any]]:
 _scan = _c_scanner()
 
 
-def value_at(text: str, pos: int) -> Any:
-    """The JSON value starting at ``pos`` of ``text`` (what follows it is not read)."""
+def _decode(text: str, pos: int) -> Tuple[Any, int]:
+    """The JSON value starting at ``pos`` and where it ends."""
     if _scan is None:  # pragma: no cover
         import json
 
-        return json.JSONDecoder().raw_decode(text, pos)[0]
+        return json.JSONDecoder().raw_decode(text, pos)  # type: ignore[no-any-return]
     try:
-        return _scan(text, pos)[0]
+        return _scan(text, pos)  # type: ignore[no-any-return]
     except StopIteration as stop:
         raise ValueError(f"Expecting value: char {stop.value}") from None
+
+
+def value_at(text: str, pos: int) -> Any:
+    """The JSON value starting at ``pos`` of ``text`` (what follows it is not read)."""
+    return _decode(text, pos)[0]
 
 
 def loads(data: Union[str, bytes]) -> Any:
     """``json.loads(data)`` for UTF-8 bytes or a str."""
     text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
-    if _scan is None:  # pragma: no cover
-        import json
-
-        return json.loads(text)
-    start = len(text) - len(text.lstrip(_WHITESPACE))
-    try:
-        value, end = _scan(text, start)
-    except StopIteration as stop:
-        raise ValueError(f"Expecting value: char {stop.value}") from None
+    value, end = _decode(text, len(text) - len(text.lstrip(_WHITESPACE)))
     if text[end:].strip(_WHITESPACE):
         raise ValueError(f"Extra data: char {end}")
     return value
