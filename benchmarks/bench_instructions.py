@@ -40,9 +40,7 @@ import bench_overhead  # noqa: E402
 def instructions(script: Path, tree: Path, pycache: Path) -> int:
     """Instructions one run of ``script`` executes with ``tree`` importable (after a run that
     writes the bytecode cache)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ERRHINT") and k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = os.pathsep.join([str(tree / "src"), str(tree)])
-    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    env = bench_overhead.env(PYTHONPATH=os.pathsep.join([str(tree / "src"), str(tree)]), PYTHONPYCACHEPREFIX=str(pycache))
     subprocess.run([sys.executable, str(script)], env=env, capture_output=True)
     out = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, str(script)],
@@ -57,14 +55,10 @@ def instructions(script: Path, tree: Path, pycache: Path) -> int:
 def scripts(workdir: Path) -> Dict[str, Path]:
     """The text crash, plain and with each hook (the floor's patterns from this tree)."""
     body = bench_overhead.TEXT_CRASH.format(errhint="", message=bench_overhead.FALLBACK_CANDLE_MESSAGE)
-    data = ROOT / "errhint_data"
     texts = {
         "plain": body,
         "hook importing regex only": bench_overhead.REGEX_ONLY_HOOK + body,
-        "floor hook": bench_overhead.FLOOR_HOOK.format(
-            index=str(data / "index.json"), rows=str(data / "index.rows"),
-            patterns=bench_overhead._floor_patterns(), text="unsupported dtype I64 for op matmul",
-        ) + body,
+        "floor hook": bench_overhead.floor_hook() + body,
         "errhint": bench_overhead.TEXT_CRASH.format(
             errhint=bench_overhead.WITH_ERRHINT, message=bench_overhead.FALLBACK_CANDLE_MESSAGE),
     }

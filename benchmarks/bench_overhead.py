@@ -233,15 +233,20 @@ def _floor_patterns() -> List[str]:
     return sorted(p for p, rx in index._compiled.items() if rx is not None)
 
 
+def floor_hook() -> str:
+    """``FLOOR_HOOK`` filled in for the text error and this tree's shipped index."""
+    data = ROOT / "errhint_data"
+    return FLOOR_HOOK.format(index=str(data / "index.json"), rows=str(data / "index.rows"),
+                             patterns=_floor_patterns(), text="unsupported dtype I64 for op matmul")
+
+
 def _floor_variants(plain: Path, workdir: Path, environ: Dict[str, str]) -> Dict[str, Callable[[], float]]:
     """The text crash with a hook that only imports ``regex``, and with the floor hook."""
-    data = ROOT / "errhint_data"
     body = plain.read_text()
     regex_only = workdir / "crash_text_regex_only.py"
     regex_only.write_text(REGEX_ONLY_HOOK + body)
     floor = workdir / "crash_text_floor.py"
-    floor.write_text(FLOOR_HOOK.format(index=str(data / "index.json"), rows=str(data / "index.rows"),
-                                       patterns=_floor_patterns(), text="unsupported dtype I64 for op matmul") + body)
+    floor.write_text(floor_hook() + body)
     return {
         "hook importing regex only": lambda: wall([PYTHON, str(regex_only)], environ, 1),
         "floor hook": lambda: wall([PYTHON, str(floor)], environ, 1),
