@@ -1,4 +1,4 @@
-"""Shared helpers for ``tests/test_cli*.py``: a small test dataset and an in-process CLI runner.
+"""Shared helpers for ``tests/cli/``: a small test dataset and an in-process CLI runner.
 
 The records are written to the schema for three real errors (candle-nn 0.4.2's
 ``UnsupportedDTypeForOp`` and ``ShapeMismatchBinaryOp`` variants, burn 0.18's broadcast
@@ -203,7 +203,7 @@ def hide_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
     """Hide the shipped dataset in this process: only the test records count.
 
     The CLI tests check behaviour against the three records above; the shipped records
-    (which also explain these errors) are exercised in ``test_cli_shipped.py``.
+    (which also explain these errors) are exercised in ``tests/cli/test_shipped.py``.
     """
     from errhint import data
 

@@ -13,6 +13,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# the *_support.py helpers live here and the builder at the root: importable from every layer folder
+for _path in (str(Path(__file__).resolve().parent), str(ROOT)):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
 
 @pytest.fixture
 def make_record() -> Callable[..., Dict[str, Any]]:

@@ -1,6 +1,6 @@
 """Shared helpers for the hooks tests: a test dataset, real-shaped errors, subprocess runs.
 
-Imported by ``tests/test_hooks_*.py`` and ``tests/test_guard.py`` (pytest puts ``tests/`` on
+Imported by ``tests/hooks/`` (pytest puts ``tests/`` on
 ``sys.path``). Surface tests run real interpreters with ``sys.executable`` and the real
 engine, pointed at a one-record dataset through ``ERRHINT_DATA``.
 """

@@ -1,10 +1,10 @@
-"""``errhint dataset build ...``: the dataset builder (``errhint.build.main``).
+"""``errhint dataset build ...``: the dataset builder, when run from a checkout of the repository.
 
-``errhint dataset build OPTIONS`` is ``python -m errhint.build OPTIONS``: the word ``build``
-names the builder and everything after it goes to ``errhint.build.main`` unchanged,
-including ``--help``. Any other word after ``dataset`` is passed on as is, so the builder can
-grow commands of its own. ``main`` routes this before argparse sees it, so the builder owns
-its options, output and exit codes.
+The builder (top-level package ``builder/`` of the errhint repository) is not part of the
+installed wheel: it needs the curation files and git mirrors that only a checkout has.
+``errhint dataset build OPTIONS`` runs ``python -m builder OPTIONS`` when ``builder`` can be
+imported (the current directory is a checkout); otherwise it says how to get the builder and
+exits with the usage status (2).
 """
 
 from __future__ import annotations
@@ -12,32 +12,40 @@ from __future__ import annotations
 import argparse
 from typing import Any, List
 
-from errhint.cli._common import EXIT_USAGE, Output, UsageError
+from errhint.cli._common import EXIT_USAGE, UsageError
+
+HOW_TO_GET = (
+    "the dataset builder is not part of the installed errhint package; "
+    "run it from a checkout of the errhint repository: python -m builder --help"
+)
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "dataset",
         add_help=False,
-        help="the dataset builder's commands (errhint dataset build ...; see errhint dataset --help)",
-        description="Pass-through to the dataset builder: errhint dataset build ...",
+        help="run the dataset builder from a repository checkout (python -m builder)",
+        description="Pass-through to the dataset builder of a repository checkout: errhint dataset build ...",
     )
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace, out: Output) -> int:
+def run(args: argparse.Namespace, out: Any) -> int:
     return run_builder(list(args.rest))
 
 
 def run_builder(argv: List[str]) -> int:
-    """``errhint.build.main(argv)`` (without a leading ``build``); only dataset authors need it."""
+    """``builder.main(argv)`` (without a leading ``build``).
+
+    Raises ``UsageError`` with :data:`HOW_TO_GET` when the builder cannot be imported.
+    """
     if argv[:1] == ["build"]:
         argv = argv[1:]
     try:
-        from errhint.build import main as build_main
-    except ImportError as exc:
-        raise UsageError(f"the dataset builder is not available: {exc}") from None
+        from builder import main as build_main
+    except ImportError:
+        raise UsageError(HOW_TO_GET) from None
     try:
         return int(build_main(argv) or 0)
     except SystemExit as exc:  # an argparse-based builder exits on --help / bad options
