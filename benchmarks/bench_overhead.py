@@ -227,10 +227,10 @@ def bench_crash(runs: int, workdir: Path) -> Dict[str, Any]:
 def _floor_patterns() -> List[str]:
     """The patterns errhint's lookup of the text error compiles (this tree, in-process)."""
     sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
-    from errhint import engine, index
+    from errhint import engine, regexrun
 
     engine.explain(FALLBACK_CANDLE_MESSAGE, exc_type="ValueError")
-    return sorted(p for p, rx in index._compiled.items() if rx is not None)
+    return sorted(p for p, rx in regexrun._compiled.items() if rx is not None)
 
 
 def floor_hook() -> str:

@@ -19,7 +19,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 m
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from errhint import distinfo, index
+from errhint import distinfo, indexfile
 from errhint._jsonread import loads, value_at
 
 ENTRY_POINT_GROUP = "errhint.datasets"
@@ -65,7 +65,7 @@ class _Shipped:
 
         paths = list(getattr(errhint_data, "__path__", []))
         self.root: Optional[str] = next(
-            (p for p in paths if os.path.isfile(os.path.join(p, index.INDEX_FILE))), None
+            (p for p in paths if os.path.isfile(os.path.join(p, indexfile.INDEX_FILE))), None
         )
         self._traversable: Any = None
         if self.root is None:
@@ -120,9 +120,9 @@ def shipped_index() -> Optional[Dict[str, Any]]:
         pkg = _package()
     except ImportError:
         return None
-    if not pkg.exists(index.INDEX_FILE):
+    if not pkg.exists(indexfile.INDEX_FILE):
         return None
-    return index.read_index(pkg.read_bytes)
+    return indexfile.read_index(pkg.read_bytes)
 
 
 def shipped_manifest() -> Dict[str, Any]:

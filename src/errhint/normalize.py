@@ -22,7 +22,7 @@ from errhint._fieldtuple import FieldTuple
 from errhint._lazyre import LazyPattern
 
 from errhint import rustdebug
-from errhint.index import VariantInfo
+from errhint.loaded_index import VariantInfo
 from errhint.rank import BINDING_REPOS
 from errhint.rustdebug import Value
 

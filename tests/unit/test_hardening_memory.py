@@ -23,14 +23,14 @@ from typing import Any, Callable, Iterator, List
 import pytest
 
 from engine_support import CANDLE, FAMILIES, fixture_records
-from errhint import engine, index
+from errhint import engine, indexfile, loaded_index
 
 MATCHING = 'WithBacktrace { inner: UnsupportedDTypeForOp(I64, "matmul"), backtrace: <disabled> }'
 
 
 @pytest.fixture
 def dataset() -> Iterator[engine.Dataset]:
-    ds = engine.Dataset([index.LoadedIndex(index.build_index(fixture_records()))], families=FAMILIES)
+    ds = engine.Dataset([loaded_index.LoadedIndex(indexfile.build_index(fixture_records()))], families=FAMILIES)
     ds.labels = lambda: {CANDLE: "0.4.2"}  # type: ignore[method-assign]
     engine.use(ds)
     yield ds
