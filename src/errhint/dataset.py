@@ -27,11 +27,8 @@ class Dataset:
         self,
         indexes: Sequence[LoadedIndex],
         families: Optional[Mapping[str, Any]] = None,
-        user: Sequence[bool] = (),
     ) -> None:
         self.indexes = list(indexes)
-        self.user = list(user) or [False] * len(self.indexes)
-        """Per index: True for datasets the user added (ERRHINT_DATA, paths, entry points)."""
         self._families = families
         self._family: Dict[str, Optional[Mapping[str, Any]]] = {}
         self._labels: Optional[Dict[str, str]] = None
@@ -90,20 +87,17 @@ def load(paths: Sequence[str] = ()) -> Dataset:
 
     extra = data.extra_records(paths)
     indexes: List[LoadedIndex] = []
-    user: List[bool] = []
     replaced: FrozenSet[str] = frozenset()
     if extra:
         by_id: Dict[str, Mapping[str, Any]] = {}
         for rec in extra:
             by_id[str(rec.get("id"))] = rec  # a later source replaces an earlier one
-        indexes.append(LoadedIndex(build_index(list(by_id.values()))))
-        user.append(True)
+        indexes.append(LoadedIndex(build_index(list(by_id.values())), user=True))
         replaced = frozenset(by_id)
     shipped = data.shipped_index()
     if shipped is not None:
         indexes.append(LoadedIndex(shipped, reader=data.read_shipped_line, exclude_ids=replaced))
-        user.append(False)
-    return Dataset(indexes, user=user)
+    return Dataset(indexes)
 
 
 def dataset() -> Dataset:

@@ -148,7 +148,15 @@ def _fixed_values(rec: Mapping[str, Any]) -> Optional[Mapping[str, str]]:
 class LoadedIndex:
     """An index ready for lookups: rows parsed only when selected, records read only when needed."""
 
-    def __init__(self, data: Mapping[str, Any], *, reader: Optional[Reader] = None, exclude_ids: Iterable[str] = ()) -> None:
+    def __init__(
+        self, data: Mapping[str, Any], *, reader: Optional[Reader] = None, exclude_ids: Iterable[str] = (), user: bool = False,
+    ) -> None:
+        """``data``: a decoded index (``indexfile.read_index`` or ``build_index``); ``reader(file,
+        offset, length)`` returns the record line a row points at; rows whose record id is in
+        ``exclude_ids`` are never selected; ``user``: the index holds a dataset the user added
+        (``ERRHINT_DATA``, ``paths``, entry points), whose records win over shipped ones.
+        Raises ValueError for another index format."""
+        self.user = user
         if data.get("format") != FORMAT:
             raise ValueError(f"unsupported index format {data.get('format')!r}")
         self._data = data

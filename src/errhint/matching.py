@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import time
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
 
-from errhint._fieldtuple import FieldTuple
 from errhint import extract, normalize, rank
 from errhint.dataset import Dataset
 from errhint.keys import text_tokens
@@ -16,29 +13,21 @@ from errhint.loaded_index import LoadedIndex, RowMeta, VariantInfo
 from errhint.regexrun import search_groups
 
 
-class Found(FieldTuple):
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        score: float,
-        ix: int,
-        row: int,
-        candidate: normalize.Candidate,
-        groups: Tuple[Tuple[str, str], ...],
-        kind: str,
-        span: Tuple[int, int] = (0, 0),
-    ) -> "Found":
-        return tuple.__new__(cls, (score, ix, row, candidate, groups, kind, span))
+class Found(NamedTuple):
+    """One record that matched one candidate text, before merging."""
 
     score: float
     """Unclamped (``rank.raw_score``), so that hits clamped to 1.0 keep their order."""
-    ix: int
+    index: LoadedIndex
     row: int
     candidate: normalize.Candidate
     groups: Tuple[Tuple[str, str], ...]
     kind: str
-    span: Tuple[int, int]  # default (0, 0)
+    span: Tuple[int, int] = (0, 0)
+
+    def meta(self) -> RowMeta:
+        """What the index knows about the matched record."""
+        return self.index.meta(self.row)
 
 
 def _literal_covered(m: Any) -> int:
@@ -145,40 +134,65 @@ def match_items(
             seen_texts.add(key)
             if cand.alt is not None and taken.get(cand.alt, 0.0) > cand.weight:
                 continue  # a weaker rival reading of a Debug value already explained (metal's enum)
-            tokens = text_tokens(cand.text)
-            matched = False
-            searched: Dict[str, Tuple[Any, Tuple[Tuple[str, str], ...], bool]] = {}  # one search per pattern text
-            for n, ix in enumerate(ds.indexes):
-                for i in ix.prefiltered(cand.text, tokens):
-                    meta = ix.meta(i)
-                    if meta.repo in excluded:
-                        continue  # another binding's record: not this error's, at any score
-                    pattern = meta.pattern
-                    result = searched.get(pattern)
-                    if result is None:
-                        result = searched[pattern] = search_groups(pattern, cand.text)
-                    m, groups, unbalanced = result
-                    if m is None:
-                        continue
-                    matched = True
-                    literal = _literal_covered(m)
-                    kind, coverage = _coverage(cand.text, m, literal, meta.site_kind)
-                    if kind == "full" and unbalanced:
-                        # only matches by cutting a value inside its brackets: the pattern
-                        # explains its literal text, not the message
-                        kind, coverage = "partial", min(1.0, literal / (len(cand.text.strip()) or 1))
-                    if kind == "full" and cand.alt is not None:
-                        taken[cand.alt] = max(taken.get(cand.alt, 0.0), cand.weight)
-                    hit = _hit(ix, i, cand, item, kind, coverage, literal, meta)
-                    found.append(Found(rank.raw_score(hit, evidence), n, i, cand, groups, kind, m.span()))
-            if cand.variant and not matched:
-                # No pattern took the (rebuilt) message: records of the same variant are what is
-                # left; weak when a template was known (the message is another site's), else the
-                # variant name is all there is.
-                kind = "variant-mismatch" if templates(cand.variant) else "variant"
-                for n, ix in enumerate(ds.indexes):
-                    for i in ix.variant_rows(cand.variant):
-                        if ix.meta(i).repo not in excluded and _fields_agree(ix, i, cand):
-                            hit = _hit(ix, i, cand, item, kind, 0.0)
-                            found.append(Found(rank.raw_score(hit, evidence), n, i, cand, (), "variant"))
+            hits = _match_candidate(ds, cand, item, evidence, excluded)
+            if cand.alt is not None and any(h.kind == "full" for h in hits):
+                taken[cand.alt] = max(taken.get(cand.alt, 0.0), cand.weight)
+            if not hits and cand.variant:
+                hits = _variant_hits(ds, cand, item, evidence, excluded, templates)
+            found.extend(hits)
     return found
+
+
+def _match_candidate(
+    ds: Dataset, cand: normalize.Candidate, item: extract.Item, evidence: rank.Evidence, excluded: FrozenSet[str],
+) -> List[Found]:
+    """The records whose pattern matches ``cand.text`` (each pattern text searched once),
+    leaving out records of the ``excluded`` repositories."""
+    tokens = text_tokens(cand.text)
+    searched: Dict[str, Tuple[Any, Tuple[Tuple[str, str], ...], bool]] = {}
+    out: List[Found] = []
+    for ix in ds.indexes:
+        for i in ix.prefiltered(cand.text, tokens):
+            meta = ix.meta(i)
+            if meta.repo in excluded:
+                continue  # another binding's record: not this error's, at any score
+            result = searched.get(meta.pattern)
+            if result is None:
+                result = searched[meta.pattern] = search_groups(meta.pattern, cand.text)
+            m, groups, unbalanced = result
+            if m is not None:
+                out.append(_pattern_hit(ix, i, meta, cand, item, evidence, m, groups, unbalanced))
+    return out
+
+
+def _pattern_hit(
+    ix: LoadedIndex, i: int, meta: RowMeta, cand: normalize.Candidate, item: extract.Item,
+    evidence: rank.Evidence, m: Any, groups: Tuple[Tuple[str, str], ...], unbalanced: bool,
+) -> Found:
+    """The hit of row ``i`` whose pattern gave match ``m`` on ``cand.text``."""
+    literal = _literal_covered(m)
+    kind, coverage = _coverage(cand.text, m, literal, meta.site_kind)
+    if kind == "full" and unbalanced:
+        # only matches by cutting a value inside its brackets: the pattern explains its
+        # literal text, not the message
+        kind, coverage = "partial", min(1.0, literal / (len(cand.text.strip()) or 1))
+    hit = _hit(ix, i, cand, item, kind, coverage, literal, meta)
+    return Found(rank.raw_score(hit, evidence), ix, i, cand, groups, kind, m.span())
+
+
+def _variant_hits(
+    ds: Dataset, cand: normalize.Candidate, item: extract.Item, evidence: rank.Evidence,
+    excluded: FrozenSet[str], templates: normalize.Templates,
+) -> List[Found]:
+    """When no pattern took the (rebuilt) message of a Debug value: the records of the same
+    variant. Weak when a template was known (the message is another site's), else the
+    variant name is all there is."""
+    assert cand.variant is not None
+    kind = "variant-mismatch" if templates(cand.variant) else "variant"
+    out: List[Found] = []
+    for ix in ds.indexes:
+        for i in ix.variant_rows(cand.variant):
+            if ix.meta(i).repo not in excluded and _fields_agree(ix, i, cand):
+                hit = _hit(ix, i, cand, item, kind, 0.0)
+                out.append(Found(rank.raw_score(hit, evidence), ix, i, cand, (), "variant"))
+    return out

@@ -606,9 +606,9 @@ def test_a_user_record_of_the_same_headline_is_the_one_shown() -> None:
     """Two records fully matching one message are one hint; a user dataset's record wins it."""
     shipped = record(CANDLE, "unsupported dtype {0:?} for op {1}", r"unsupported dtype (?P<f0>.+?) for op (?P<f1>[^\n]+)")
     mine = record(CANDLE, "unsupported dtype {} for op matmul", r"unsupported dtype (?P<d>\S+) for op matmul", id="00000000000000cc")
-    user_ix = loaded_index.LoadedIndex(indexfile.build_index([mine]))
+    user_ix = loaded_index.LoadedIndex(indexfile.build_index([mine]), user=True)
     shipped_ix = loaded_index.LoadedIndex(indexfile.build_index([shipped]))
-    engine.use(engine.Dataset([user_ix, shipped_ix], families={}, user=[True, False]))
+    engine.use(engine.Dataset([user_ix, shipped_ix], families={}))
     try:
         got = engine.explain("unsupported dtype I64 for op matmul", min_score=0.0)
         assert [m.record.id for m in got] == ["00000000000000cc"] and got[0].also == (shipped["id"],)
