@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import re
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any
+from typing import Any
 
 
 class LazyPattern:

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import os
 import sys
-import _thread  # its locks without importing threading (~0.7 ms)
+import _thread  # not threading: install() must leave it for the program to import (the threads hook waits for it)
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Optional, TextIO, Tuple
+from typing import Any, Optional, TextIO, Tuple
 
 VERBOSITIES = ("brief", "full")
 

@@ -12,21 +12,18 @@ validated here, with errors that name the file, line, record and field.
 
 from __future__ import annotations
 
+import json
 import os
-import _thread  # its locks without importing threading (~0.7 ms)
+import threading
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from errhint import distinfo, indexfile
-from errhint._jsonread import loads, value_at
 
 ENTRY_POINT_GROUP = "errhint.datasets"
 _PACKAGE = "errhint_data"
 
-if TYPE_CHECKING:  # pragma: no cover
-    PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, "os.PathLike[str]"]
 
 
 class DatasetError(ValueError):
@@ -102,7 +99,7 @@ class _Shipped:
 
 
 _shipped: Optional[_Shipped] = None
-_shipped_lock = _thread.allocate_lock()
+_shipped_lock = threading.Lock()
 
 
 def _package() -> _Shipped:
@@ -126,7 +123,7 @@ def shipped_index() -> Optional[Dict[str, Any]]:
 
 
 def shipped_manifest() -> Dict[str, Any]:
-    return loads(_package().read_bytes("manifest.json"))
+    return json.loads(_package().read_bytes("manifest.json"))
 
 
 def shipped_families() -> Dict[str, Any]:
@@ -134,7 +131,7 @@ def shipped_families() -> Dict[str, Any]:
     pkg = _package()
     if not pkg.exists("families.json"):
         return {}
-    return dict(loads(pkg.read_bytes("families.json")).get("families", {}))
+    return dict(json.loads(pkg.read_bytes("families.json")).get("families", {}))
 
 
 def shipped_family(tag: str) -> Optional[Dict[str, Any]]:
@@ -153,7 +150,7 @@ def shipped_family(tag: str) -> Optional[Dict[str, Any]]:
     at = text.find(key) if tag and not any(c in tag for c in '"\\\n') else -1
     if at >= 0:
         try:
-            found = value_at(text, at + len(key))
+            found = json.JSONDecoder().raw_decode(text, at + len(key))[0]
         except ValueError:
             found = None
         if isinstance(found, dict):
@@ -164,7 +161,7 @@ def shipped_family(tag: str) -> Optional[Dict[str, Any]]:
 
 def read_shipped_line(file: str, offset: int, length: int) -> Dict[str, Any]:
     """One wrapper line of a shipped JSONL file, read by byte range (no full-file parse)."""
-    return loads(_package().read_range(file, offset, length))
+    return json.loads(_package().read_range(file, offset, length))
 
 
 def shipped_sources() -> List[Tuple[str, bytes]]:
@@ -343,7 +340,7 @@ def extra_records(paths: Sequence[PathLike] = ()) -> List[Dict[str, Any]]:
 # ---------------------------------------------------------------- public loader
 
 _cache: Dict[Tuple[Any, ...], List[Any]] = {}
-_cache_lock = _thread.allocate_lock()
+_cache_lock = threading.Lock()
 
 
 def load_dataset(paths: Optional[Sequence[PathLike]] = None, *, shipped: bool = True) -> List[Any]:

@@ -6,18 +6,16 @@ It is the shipped index (no record parsed, no pydantic) plus any user dataset (v
 
 from __future__ import annotations
 
-import _thread  # its locks without importing threading (~0.7 ms)
+import threading
 from collections.abc import Mapping
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from errhint import config, rank
 from errhint.indexfile import build_index
 from errhint.loaded_index import LoadedIndex, VariantInfo
 
-_lock = _thread.allocate_lock()
+_lock = threading.Lock()
 _dataset: Optional["Dataset"] = None
 
 class Dataset:
@@ -32,7 +30,7 @@ class Dataset:
         self._families = families
         self._family: Dict[str, Optional[Mapping[str, Any]]] = {}
         self._labels: Optional[Dict[str, str]] = None
-        self._lock = _thread.allocate_lock()
+        self._lock = threading.Lock()
 
     def templates(self, name: str) -> List[VariantInfo]:
         out: List[VariantInfo] = []

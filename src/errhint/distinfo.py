@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import os
 import sys
-import _thread  # its locks without importing threading (~0.7 ms)
+import threading
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.")
-_lock = _thread.allocate_lock()
+_lock = threading.Lock()
 _cache: Optional[Tuple[Tuple[str, ...], Dict[str, str], List[str]]] = None
 
 

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import time
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from errhint import config, extract, rank
 from errhint.dataset import Dataset, dataset, load, reset, use  # noqa: F401 - the engine's dataset controls

@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import builtins
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Any, FrozenSet, Iterable, List, NamedTuple, Optional, Set, Tuple
 
-from errhint._fieldtuple import FieldTuple
 from errhint._lazyre import LazyPattern
 
 from errhint.render import NOTE_MARKER
@@ -28,39 +25,21 @@ MAX_FRAMES = 200
 UNPRINTABLE = "<exception str() failed>"
 
 
-class Item(FieldTuple):
+class Item(NamedTuple):
     """One text to match: a message and the exception type it was raised as ('' if unknown)."""
 
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        text: str,
-        exc_type: str = "",
-        depth: int = 0,
-        origin: str = "exception",
-    ) -> "Item":
-        return tuple.__new__(cls, (text, exc_type, depth, origin))
-
     text: str
-    exc_type: str  # default ""
-    depth: int  # default 0
-    origin: str  # default "exception"
+    exc_type: str = ""
+    depth: int = 0
+    origin: str = "exception"
     """``exception``, ``cause``, ``context``, ``group``, ``note``, ``remote`` or ``text``."""
 
 
-class Extraction(FieldTuple):
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        items: Tuple[Item, ...],
-        modules: FrozenSet[str] = frozenset(),
-    ) -> "Extraction":
-        return tuple.__new__(cls, (items, modules))
+class Extraction(NamedTuple):
+    """The texts of an exception graph and the binding packages seen in it."""
 
     items: Tuple[Item, ...]
-    modules: FrozenSet[str]  # default frozenset()
+    modules: FrozenSet[str] = frozenset()
     """Binding packages seen in exception types and traceback frames."""
 
 

@@ -37,13 +37,11 @@ the position in ``inline``.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+import json
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from collections.abc import Mapping
 
-from errhint._jsonread import loads
 from errhint.keys import choose_keys, key_bucket
 from errhint.literals import literal_runs
 
@@ -141,9 +139,7 @@ def build_index(
 
 
 def _dumps(value: Any) -> str:
-    """Compact ASCII JSON (building only: the lookup path never imports ``json``)."""
-    import json
-
+    """Compact ASCII JSON."""
     return json.dumps(value, separators=(",", ":"))
 
 
@@ -241,7 +237,7 @@ def index_files(index: Mapping[str, Any]) -> Dict[str, bytes]:
 
 def read_index(read: Callable[[str], bytes]) -> Dict[str, Any]:
     """The index whose files ``read(name)`` returns (the inverse of ``index_files``)."""
-    index = loads(read(INDEX_FILE))
+    index = json.loads(read(INDEX_FILE))
     if isinstance(index, dict):
         for key, name in (("rows", ROWS_FILE), ("variants", VARIANTS_FILE)):
             if key not in index:

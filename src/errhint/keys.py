@@ -6,9 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from errhint._lazyre import LazyPattern
 from errhint.literals import Runs

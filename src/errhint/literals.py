@@ -9,29 +9,16 @@ from __future__ import annotations
 
 import re
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, List, Optional, Tuple
+from typing import Any, List, NamedTuple, Optional, Tuple
 
-from errhint._fieldtuple import FieldTuple
 from errhint._lazyre import LazyPattern
 
 _ESCAPED_LITERALS = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
 _ESCAPE_CLASSES = set("dDwWsSbBAZzGpPXNuUxg0123456789")
 _QUANT_OPTIONAL = {"?", "*"}
 
-class Runs(FieldTuple):
+class Runs(NamedTuple):
     """Required literal runs of a pattern, in pattern order, with what bounds each run."""
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        runs: List[str],
-        left: List[bool],
-        right: List[bool],
-    ) -> "Runs":
-        return tuple.__new__(cls, (runs, left, right))
 
     runs: List[str]
     left: List[bool]
@@ -40,7 +27,6 @@ class Runs(FieldTuple):
     right: List[bool]
     """Run i cannot be glued to a word character after it: it ends the pattern or precedes
     ``$``, ``\\Z``, ``\\b`` or a ``(?![A-Za-z0-9_])``-style assertion."""
-
 
 _NO_RUNS = Runs([], [], [])
 _WORD_CLASS = r"(?:\\w|\[A-Za-z0-9_\]|\[a-zA-Z0-9_\]|\[\\w\])"

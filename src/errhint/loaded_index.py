@@ -6,16 +6,13 @@ occur in a text, key-map buckets built only for the tokens a lookup has.
 
 from __future__ import annotations
 
+import json
 import re
-import _thread  # its locks without importing threading (~0.7 ms)
+import threading
 from collections.abc import Mapping
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
-from errhint._fieldtuple import FieldTuple
-from errhint._jsonread import loads
 from errhint._lazyre import LazyPattern
 from errhint.indexfile import FILE, FORMAT, ID, LENGTH, LITERALS, OFFSET, _buckets, _key_map, _rows_of, _variant_line
 from errhint.keys import MIN_KEY_LEN
@@ -26,23 +23,8 @@ MAX_CACHED_MISSES = 4096
 a miss is looked up again (one ``str.find``) rather than held forever."""
 
 
-class VariantInfo(FieldTuple):
+class VariantInfo(NamedTuple):
     """What the index knows about one error-enum variant (a ``variants`` entry)."""
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        repo: str,
-        enum: str,
-        name: str,
-        shape: str,
-        fields: Tuple[Tuple[str, bool], ...],
-        display: Optional[str],
-        transparent: bool,
-        types: Tuple[Optional[str], ...] = (),
-    ) -> "VariantInfo":
-        return tuple.__new__(cls, (repo, enum, name, shape, fields, display, transparent, types))
 
     repo: str
     enum: str
@@ -51,7 +33,7 @@ class VariantInfo(FieldTuple):
     fields: Tuple[Tuple[str, bool], ...]
     display: Optional[str]
     transparent: bool
-    types: Tuple[Optional[str], ...]  # default ()
+    types: Tuple[Optional[str], ...] = ()
     """Rust type of each field as written (``safetensors::SafeTensorError``), None if unknown."""
 
     def field_enum(self, name: str) -> Optional[str]:
@@ -63,31 +45,11 @@ class VariantInfo(FieldTuple):
 
 
 
-if TYPE_CHECKING:  # pragma: no cover
-    Reader = Callable[[str, int, int], Mapping[str, Any]]
+Reader = Callable[[str, int, int], Mapping[str, Any]]
 
 
-class RowMeta(FieldTuple):
+class RowMeta(NamedTuple):
     """What ranking needs about a record, taken from the record itself (cached per row)."""
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        id: str,
-        repo: str,
-        error_type: str,
-        site_kind: Optional[str],
-        background_tag: Optional[str],
-        error_code: Optional[str],
-        error_class: Optional[str],
-        variant: Optional[str],
-        versions: Tuple[str, ...],
-        pulled_in_by: Tuple[str, ...],
-        pattern: str,
-        generic: bool = False,
-    ) -> "RowMeta":
-        return tuple.__new__(cls, (id, repo, error_type, site_kind, background_tag, error_code, error_class, variant, versions, pulled_in_by, pattern, generic))
 
     id: str
     repo: str
@@ -100,8 +62,7 @@ class RowMeta(FieldTuple):
     versions: Tuple[str, ...]
     pulled_in_by: Tuple[str, ...]
     pattern: str
-    generic: bool  # default False
-
+    generic: bool = False
 
 _TEMPLATE_PART = LazyPattern(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*|\d+)?(?::[^{}]*)?\}")
 
@@ -180,7 +141,7 @@ class LoadedIndex:
         self._pending: Optional[Tuple[Dict[str, Tuple[str, str]], ...]] = None
         """Per key map, the buckets not built yet (None once all are)."""
         self._fills = 0
-        self._fill_lock = _thread.allocate_lock()
+        self._fill_lock = threading.Lock()
         self._affixes = (False, False)
         self.scan: List[int] = data.get("scan", [])
         excluded = set(exclude_ids)
@@ -208,7 +169,7 @@ class LoadedIndex:
             at = 4 * i
             start = int.from_bytes(offsets[at : at + 4], "little")
             end = int.from_bytes(offsets[at + 4 : at + 8], "little") - 1
-            row = self._rows[i] = loads(self._rows_text[start:end])
+            row = self._rows[i] = json.loads(self._rows_text[start:end])
         return row
 
     def _key_maps(self) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
@@ -289,7 +250,7 @@ class LoadedIndex:
 
     def variant_rows(self, name: str) -> List[int]:
         if self._by_variant is None:
-            self._by_variant = loads(self._variant_text.partition("\n")[0] or "{}")
+            self._by_variant = json.loads(self._variant_text.partition("\n")[0] or "{}")
         rows = self._by_variant.get(name, [])
         return [i for i in rows if i not in self._excluded] if self._excluded else list(rows)
 
@@ -299,7 +260,7 @@ class LoadedIndex:
         if found is None:  # decoded per name: the whole table costs ~1 ms on the first Debug form
             found = []
             line = _variant_line(self._variant_text, name) if "\n" not in name and "\t" not in name else None
-            for repo, enum, vname, shape, fields, display, transparent in loads(line) if line else ():
+            for repo, enum, vname, shape, fields, display, transparent in json.loads(line) if line else ():
                 found.append(VariantInfo(
                     repo, enum, vname, shape, tuple((f[0], bool(f[1])) for f in fields), display, bool(transparent),
                     tuple(f[2] if len(f) > 2 else None for f in fields),

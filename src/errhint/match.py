@@ -6,9 +6,7 @@ import re
 from functools import lru_cache
 from types import MappingProxyType
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 from errhint.view import RecordView
 

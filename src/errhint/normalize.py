@@ -14,11 +14,8 @@ from __future__ import annotations
 import re
 from types import MappingProxyType
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from errhint._fieldtuple import FieldTuple
 from errhint._lazyre import LazyPattern
 
 from errhint import rustdebug
@@ -35,8 +32,7 @@ CANDLE = "huggingface/candle"
 BURN = "tracel-ai/burn"
 
 
-if TYPE_CHECKING:  # pragma: no cover
-    Templates = Callable[[str], Sequence[VariantInfo]]
+Templates = Callable[[str], Sequence[VariantInfo]]
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})
 
@@ -68,39 +64,22 @@ def with_std(templates: Templates) -> Templates:
     return lookup
 
 
-class Candidate(FieldTuple):
+class Candidate(NamedTuple):
     """One clean message to match, with what its dressing revealed."""
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        text: str,
-        message: str,
-        error_type: Optional[str] = None,
-        site_kinds: FrozenSet[str] = frozenset(),
-        variant: Optional[str] = None,
-        captures: Mapping[str, str] = _EMPTY,
-        form: str = "display",
-        repo_hint: Optional[str] = None,
-        weight: float = 1.0,
-        alt: Optional[str] = None,
-    ) -> "Candidate":
-        return tuple.__new__(cls, (text, message, error_type, site_kinds, variant, captures, form, repo_hint, weight, alt))
 
     text: str
     message: str
-    error_type: Optional[str]  # default None
+    error_type: Optional[str] = None
     """``panic``/``exception``: the errorType a matching record should have (None: unknown)."""
-    site_kinds: FrozenSet[str]  # default frozenset()
+    site_kinds: FrozenSet[str] = frozenset()
     """siteKinds the runtime wrapper implies (``unimplemented`` for ``not implemented: ``)."""
-    variant: Optional[str]  # default None
+    variant: Optional[str] = None
     """The error-enum variant name when the text was a Debug form."""
-    captures: Mapping[str, str]  # default _EMPTY
-    form: str  # default "display"
-    repo_hint: Optional[str]  # default None
-    weight: float  # default 1.0
-    alt: Optional[str]  # default None
+    captures: Mapping[str, str] = _EMPTY
+    form: str = "display"
+    repo_hint: Optional[str] = None
+    weight: float = 1.0
+    alt: Optional[str] = None
     """For a Debug variant rebuilt with one of several templates: the Debug text, shared by
     every rebuilding of that value (they are rival readings of one error, not two errors)."""
 
@@ -324,7 +303,6 @@ def display_of(value: Value, templates: Templates, depth: int = 0, want: Optiona
 # --------------------------------------------------------------------------- Debug forms
 
 _WRAPPERS_WITH_INNER = ("WithBacktrace", "WithPath", "Context")
-
 
 _DEBUG_START = re.compile(r'"|[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*(?:\s*[(\[{]|\s*$)')
 """How a Debug value of interest starts: a string, ``Name(``, ``Name {``, ``Name [`` or a lone name.

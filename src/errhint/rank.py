@@ -12,11 +12,7 @@ from __future__ import annotations
 import sys
 from functools import lru_cache
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
-
-from errhint._fieldtuple import FieldTuple
+from typing import Callable, Dict, FrozenSet, Iterable, Mapping, NamedTuple, Optional, Tuple
 
 CANDLE = "huggingface/candle"
 BURN = "tracel-ai/burn"
@@ -45,24 +41,14 @@ PANIC_SITE_KINDS = frozenset(
 )
 
 
-class Evidence(FieldTuple):
+class Evidence(NamedTuple):
     """Where the exception came from, gathered once per lookup."""
 
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        modules: FrozenSet[str] = frozenset(),
-        loaded: FrozenSet[str] = frozenset(),
-        labels: Optional[Mapping[str, str]] = None,
-    ) -> "Evidence":
-        return tuple.__new__(cls, (modules, loaded, labels))
-
-    modules: FrozenSet[str]  # default frozenset()
+    modules: FrozenSet[str] = frozenset()
     """Binding packages seen in exception types and traceback frames (strong)."""
-    loaded: FrozenSet[str]  # default frozenset()
+    loaded: FrozenSet[str] = frozenset()
     """Binding packages imported in this process (weak)."""
-    labels: Optional[Mapping[str, str]]  # default None
+    labels: Optional[Mapping[str, str]] = None
     """Repository -> release label of the installed binding (``0.4.2``, ``v0.18.0``)."""
 
     def repos(self) -> FrozenSet[str]:
@@ -85,33 +71,8 @@ def _repos_of(packages: FrozenSet[str]) -> FrozenSet[str]:
     return frozenset(repo for p in packages if p in BINDINGS for repo in BINDINGS[p][1])
 
 
-class Hit(FieldTuple):
+class Hit(NamedTuple):
     """What ranking needs about one record matched against one candidate."""
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        kind: str,
-        coverage: float,
-        literal_chars: int,
-        repo: str,
-        error_type: str,
-        site_kind: Optional[str],
-        error_class: Optional[str],
-        versions: Tuple[str, ...],
-        pulled_in_by: Tuple[str, ...],
-        exc_type: str,
-        cand_error_type: Optional[str],
-        cand_site_kinds: FrozenSet[str],
-        cand_repo: Optional[str],
-        variant_agrees: bool,
-        from_variant: bool,
-        depth: int,
-        weight: float,
-        generic: bool = False,
-    ) -> "Hit":
-        return tuple.__new__(cls, (kind, coverage, literal_chars, repo, error_type, site_kind, error_class, versions, pulled_in_by, exc_type, cand_error_type, cand_site_kinds, cand_repo, variant_agrees, from_variant, depth, weight, generic))
 
     kind: str
     """``full`` (the pattern covers the message), ``partial``, ``variant`` (only the Rust
@@ -137,7 +98,7 @@ class Hit(FieldTuple):
     matches its text by coincidence."""
     depth: int
     weight: float
-    generic: bool  # default False
+    generic: bool = False
     """The record is marked over-generic (its pattern also matches more specific records'
     messages): it ranks below a specific match of the same text."""
 

@@ -3,12 +3,10 @@ time budget per lookup, and the bracket-aware retry of a match that cut a Debug 
 
 from __future__ import annotations
 
-import _thread  # its locks without importing threading (~0.7 ms)
+import threading
 import time
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from errhint._lazyre import LazyPattern
 
@@ -38,7 +36,7 @@ def compiled(pattern: str) -> Any:
     return found
 
 
-_local = _thread._local()
+_local = threading.local()
 
 
 class RegexBudget:

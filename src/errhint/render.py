@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import re
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, Iterable, List, Mapping, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Sequence, Tuple
 
 from errhint._lazyre import LazyPattern
 
-if TYPE_CHECKING:  # pragma: no cover
-    from errhint.match import Match
+from errhint.match import Match
 
 NOTE_MARKER = "errhint:"
 """First text of every note errhint attaches; extract.py skips notes that start with it."""

@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import re
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Dict, Optional, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple
 
-from errhint._fieldtuple import FieldTuple
 from errhint._lazyre import LazyPattern
 
 MAX_DEPTH = 64
@@ -43,7 +40,7 @@ _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "0": "\0", "\\": "\\", '"': '"', "'
 _ESCAPE_RE = LazyPattern(r"\\(u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|.)", re.DOTALL)
 
 
-class Value(FieldTuple):
+class Value(NamedTuple):
     """One parsed Debug value.
 
     ``kind``: ``str``, ``char``, ``atom`` (number, bool, unit-like identifier, ``<disabled>``),
@@ -51,27 +48,13 @@ class Value(FieldTuple):
     which), ``list``, ``tuple``, ``struct`` (anonymous ``{ a: 1 }``), ``map`` or ``set``.
     """
 
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        kind: str,
-        raw: str,
-        text: str = "",
-        name: str = "",
-        shape: str = "",
-        items: Tuple["Value", ...] = (),
-        fields: Tuple[Tuple[str, "Value"], ...] = (),
-    ) -> "Value":
-        return tuple.__new__(cls, (kind, raw, text, name, shape, items, fields))
-
     kind: str
     raw: str
-    text: str  # default ""
-    name: str  # default ""
-    shape: str  # default ""
-    items: Tuple["Value", ...]  # default ()
-    fields: Tuple[Tuple[str, "Value"], ...]  # default ()
+    text: str = ""
+    name: str = ""
+    shape: str = ""
+    items: Tuple["Value", ...] = ()
+    fields: Tuple[Tuple[str, "Value"], ...] = ()
 
     def field(self, name: str) -> Optional["Value"]:
         for key, value in self.fields:

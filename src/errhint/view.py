@@ -7,12 +7,10 @@ are read from the record's JSONL line the first time one is asked for.
 
 from __future__ import annotations
 
-import _thread  # its locks without importing threading (~0.7 ms)
+import threading
 from collections.abc import Mapping
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, Dict, Iterator
+from typing import Any, Callable, Dict, Iterator
 
 from errhint._lazyre import LazyPattern
 
@@ -145,7 +143,7 @@ class RecordView:
         object.__setattr__(self, "_known", dict(known))
         object.__setattr__(self, "_load", load)
         object.__setattr__(self, "_full", None)
-        object.__setattr__(self, "_lock", _thread.allocate_lock())
+        object.__setattr__(self, "_lock", threading.Lock())
 
     @classmethod
     def from_dict(cls, record: Mapping[str, Any]) -> "RecordView":

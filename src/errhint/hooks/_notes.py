@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Iterator, List, Optional, TextIO
+from typing import Any, Iterator, List, Optional, TextIO
 
 NOTE_MARKER = "errhint:"
 """First characters of every note errhint adds (``errhint.render.NOTE_MARKER``)."""

@@ -9,16 +9,13 @@ the module has executed, then removes itself.
 from __future__ import annotations
 
 import sys
-import _thread  # its locks without importing threading (~0.7 ms)
+import _thread  # not threading: install() must leave it for the program to import (the threads hook waits for it)
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional
 
 from errhint.hooks._safe import debug, report
 
-if TYPE_CHECKING:  # pragma: no cover
-    Callback = Callable[[Any], Any]
+Callback = Callable[[Any], Any]
 
 
 class _Loader:

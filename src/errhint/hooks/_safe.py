@@ -9,14 +9,11 @@ line once per process), never on stdout, and never changes the exit status. With
 from __future__ import annotations
 
 import sys
-import _thread  # its locks without importing threading (~0.7 ms)
+import _thread  # not threading: install() must leave it for the program to import (the threads hook waits for it)
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Callable, Optional, Set, TypeVar
+from typing import Callable, Optional, Set, TypeVar
 
-if TYPE_CHECKING:  # pragma: no cover
-    T = TypeVar("T")
+T = TypeVar("T")
 
 PREFIX = "errhint: internal error: "
 _MAX = 300
