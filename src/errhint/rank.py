@@ -14,6 +14,10 @@ from functools import lru_cache
 
 from typing import Callable, Dict, FrozenSet, Iterable, Mapping, NamedTuple, Optional, Tuple
 
+from errhint._lazyre import LazyPattern
+
+_DIGITS = LazyPattern(r"\d+")
+
 CANDLE = "huggingface/candle"
 BURN = "tracel-ai/burn"
 WRAP_BURN = "KwachOjunga/wrap-burn"
@@ -108,17 +112,8 @@ def loaded_bindings() -> FrozenSet[str]:
 
 
 def _version_key(label: str) -> Tuple[int, ...]:
-    """The first four runs of digits: ``v0.18.0`` -> (0, 18, 0) (what ``\\d+`` finds)."""
-    runs, current = [], ""
-    for ch in label:
-        if ch.isdecimal():
-            current += ch
-        elif current:
-            runs.append(int(current))
-            current = ""
-    if current:
-        runs.append(int(current))
-    return tuple(runs[:4])
+    """The first four runs of digits: ``v0.18.0`` -> (0, 18, 0)."""
+    return tuple(int(p) for p in _DIGITS.findall(label)[:4])
 
 
 def pick_label(installed: str, labels: Iterable[str]) -> Optional[str]:

@@ -267,13 +267,10 @@ def parse_struct_head(text: str, name: str, stop_at: Tuple[str, ...] = ()) -> Op
     ``WithBacktrace { inner: X, backtrace: Backtrace [...] }`` may be cut short or carry a
     backtrace in a format this parser does not know; the fields before that still count.
     """
-    rest = text.lstrip()  # whitespace, name, whitespace, "{": no pattern to compile per name
-    if not rest.startswith(name):
+    m = re.match(r"\s*" + re.escape(name) + r"\s*\{", text)
+    if not m:
         return None
-    after = rest[len(name) :].lstrip()
-    if not after.startswith("{"):
-        return None
-    p = _Parser(text, len(text) - len(after) + 1)
+    p = _Parser(text, m.end())
     out: Dict[str, Value] = {}
     try:
         while not p.at("}"):

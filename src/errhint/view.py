@@ -61,20 +61,13 @@ FIELDS: Dict[str, Any] = {
 _SNAKE_PART = LazyPattern(r"(?<!^)([A-Z])")
 
 
+_UNDERSCORE_BEFORE = LazyPattern(r"_([a-z0-9])")
+
+
 def to_camel(name: str) -> str:
     """``error_type`` -> ``errorType``: an underscore before a lower-case letter or digit goes,
     and that character is upper-cased (other underscores stay)."""
-    if "_" not in name:
-        return name
-    parts = name.split("_")
-    out = [parts[0]]
-    for part in parts[1:]:
-        head = part[:1]
-        if head and ("a" <= head <= "z" or "0" <= head <= "9"):
-            out.append(head.upper() + part[1:])
-        else:
-            out.append("_" + part)
-    return "".join(out)
+    return _UNDERSCORE_BEFORE.sub(lambda m: m.group(1).upper(), name)
 
 
 def to_snake(name: str) -> str:

@@ -1,10 +1,7 @@
 from __future__ import annotations
 
-import re
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from errhint import rank
 from errhint.rank import BURN, CANDLE, Evidence, Hit, pick_label, score
@@ -145,7 +142,3 @@ def test_generic_records_rank_below_specific_ones() -> None:
     assert rank.raw_score(specific, NONE) > rank.raw_score(generic, NONE)
     assert score(generic, NONE) >= 0.5  # still a credible hint on its own
 
-
-@given(st.text(alphabet="v0123456789.-rc\u0661", max_size=16))
-def test_version_key_takes_the_first_four_digit_runs(label: str) -> None:
-    assert rank._version_key(label) == tuple(int(p) for p in re.findall(r"\d+", label)[:4])
