@@ -9,7 +9,7 @@ import time
 
 from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from errhint import config, extract, rank
+from errhint import bindings, config, extract, rank
 from errhint.dataset import Dataset, dataset, load, reset, use  # noqa: F401 - the engine's dataset controls
 from errhint.match import Match
 from errhint.matching import match_items
@@ -31,7 +31,7 @@ def _run(
     ds = dataset()
     if not ds.indexes or not extraction.items:
         return []
-    evidence = rank.Evidence(modules=extraction.modules, loaded=rank.loaded_bindings(), labels=ds.labels())
+    evidence = rank.Evidence(modules=extraction.modules, loaded=bindings.loaded(), labels=ds.labels())
     until = None if deadline is None else time.perf_counter() + deadline
     with RegexBudget():  # hostile user patterns cannot add up over many texts
         found = match_items(ds, extraction.items, evidence, until)

@@ -14,11 +14,11 @@ import builtins
 
 from typing import Any, FrozenSet, Iterable, List, NamedTuple, Optional, Set, Tuple
 
+from errhint import bindings
 from errhint._lazyre import LazyPattern
 
 from errhint.render import NOTE_MARKER
 
-BINDING_MODULES = ("candle", "pyburn")
 MAX_EXCEPTIONS = 64
 MAX_TEXT = 256 * 1024
 MAX_FRAMES = 200
@@ -81,13 +81,6 @@ def _attr(obj: Any, name: str) -> Any:
         return None
 
 
-def _binding_of(module_name: str) -> Optional[str]:
-    if not isinstance(module_name, str):  # a class may set __module__ to anything
-        return None
-    top = module_name.split(".", 1)[0]
-    return top if top in BINDING_MODULES else None
-
-
 def _frame_modules(tb: Any, into: Set[str]) -> None:
     count = 0
     while tb is not None and count < MAX_FRAMES:
@@ -95,7 +88,7 @@ def _frame_modules(tb: Any, into: Set[str]) -> None:
             name = tb.tb_frame.f_globals.get("__name__", "")
         except Exception:
             name = ""
-        binding = _binding_of(name) if isinstance(name, str) else None
+        binding = bindings.of_module(name) if isinstance(name, str) else None
         if binding:
             into.add(binding)
         tb = tb.tb_next
@@ -126,7 +119,7 @@ def from_exception(exc: BaseException) -> Extraction:
         seen.add(id(current))
         cls = type(current)
         tname = type_name(cls)
-        binding = _binding_of(getattr(cls, "__module__", "") or "")
+        binding = bindings.of_module(getattr(cls, "__module__", "") or "")
         if binding:
             modules.add(binding)
         _frame_modules(_attr(current, "__traceback__"), modules)
@@ -200,14 +193,6 @@ def _strip_group_boxes(lines: List[str]) -> List[Optional[str]]:
     return out
 
 
-def _path_binding(path: str) -> Optional[str]:
-    norm = path.replace("\\", "/")
-    for name in BINDING_MODULES:
-        if f"/{name}/" in norm or norm.startswith(f"{name}/"):
-            return name
-    return None
-
-
 def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
     """Texts in a pasted traceback (chains and groups included), or the text itself.
 
@@ -222,7 +207,7 @@ def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
         stripped = line.strip()
         if (stripped and stripped != '"""' and stripped not in _CHAIN_MARKERS
                 and not _TB_HEADER.match(stripped) and not is_own_note(line)):
-            binding = _binding_of(exc_type)
+            binding = bindings.of_module(exc_type)
             return Extraction((Item(line, exc_type, 0, "text"),), frozenset([binding] if binding else ()))
     lines: List[Optional[str]] = (
         _strip_group_boxes(raw_lines) if "Exception Group Traceback" in text else list(raw_lines)
@@ -240,7 +225,7 @@ def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
         if state == "frames":
             m = _FILE_LINE.match(line)
             if m:
-                binding = _path_binding(m.group("file"))
+                binding = bindings.of_path(m.group("file"))
                 if binding:
                     modules.add(binding)
                 continue
@@ -273,11 +258,11 @@ def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
         last = items[-1]
         items[-1] = Item(last.text, exc_type, last.depth, last.origin)
     if exc_type:
-        binding = _binding_of(exc_type)
+        binding = bindings.of_module(exc_type)
         if binding:
             modules.add(binding)
     for item in items:
-        binding = _binding_of(item.exc_type)
+        binding = bindings.of_module(item.exc_type)
         if binding:
             modules.add(binding)
     return Extraction(tuple(items), frozenset(modules))

@@ -6,7 +6,7 @@ import time
 
 from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
 
-from errhint import extract, normalize, rank
+from errhint import bindings, extract, normalize, rank
 from errhint.dataset import Dataset
 from errhint.keys import text_tokens
 from errhint.loaded_index import LoadedIndex, RowMeta, VariantInfo
@@ -82,7 +82,7 @@ def _hit(
 def _excluded_repos(evidence: rank.Evidence) -> FrozenSet[str]:
     """Binding repositories this error cannot come from (another binding's, when one is known)."""
     likely = evidence.likely_repos()
-    return rank.BINDING_REPOS - likely if likely else frozenset()
+    return bindings.REPOS - likely if likely else frozenset()
 
 
 def _templates_for(ds: Dataset, excluded: FrozenSet[str]) -> normalize.Templates:

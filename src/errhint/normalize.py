@@ -20,7 +20,7 @@ from errhint._lazyre import LazyPattern
 
 from errhint import rustdebug
 from errhint.loaded_index import VariantInfo
-from errhint.rank import BINDING_REPOS
+from errhint.bindings import BURN, REPOS as BINDING_REPOS, repo_of_location
 from errhint.rustdebug import Value
 
 MAX_INPUT = 64 * 1024
@@ -28,8 +28,6 @@ MAX_CANDIDATE = 16 * 1024
 MAX_VARIANT_DEPTH = 4
 MAX_RENDERINGS = 3
 
-CANDLE = "huggingface/candle"
-BURN = "tracel-ai/burn"
 
 
 Templates = Callable[[str], Sequence[VariantInfo]]
@@ -97,7 +95,6 @@ _BACKTRACE_START = LazyPattern(
 )
 """Where a backtrace starts: std's frame list, a panic's ``stack backtrace:``, anyhow's
 ``Stack backtrace:`` (its ``Caused by:`` lines before it are kept), or the panic notes."""
-_CRATE_PATH = LazyPattern(r"(?:^|/)(?P<crate>(?:candle|burn)[\w-]*?)-(?P<version>\d+\.\d+\.\d+)/")
 _PANIC_PREFIXES = (
     ("not yet implemented", "todo"),
     ("not implemented", "unimplemented"),
@@ -137,15 +134,6 @@ def strip_panic_header(text: str) -> Tuple[str, Optional[str], bool]:
     if m.group("old") is not None:
         return m.group("old") + text[m.end() :], m.group("oldloc"), True
     return text[m.end() :], m.group("loc"), True
-
-
-def repo_of_location(location: Optional[str]) -> Optional[str]:
-    if not location:
-        return None
-    m = _CRATE_PATH.search(location.replace("\\", "/"))
-    if not m:
-        return None
-    return CANDLE if m.group("crate").startswith("candle") else BURN
 
 
 # --------------------------------------------------------------------------- templates

@@ -9,28 +9,14 @@ and the record whose ``versions`` include the installed binding's release.
 
 from __future__ import annotations
 
-import sys
 from functools import lru_cache
 
 from typing import Callable, Dict, FrozenSet, Iterable, Mapping, NamedTuple, Optional, Tuple
 
+from errhint import bindings
 from errhint._lazyre import LazyPattern
 
 _DIGITS = LazyPattern(r"\d+")
-
-CANDLE = "huggingface/candle"
-BURN = "tracel-ai/burn"
-WRAP_BURN = "KwachOjunga/wrap-burn"
-
-BINDINGS: Dict[str, Tuple[str, Dict[str, Dict[str, str]]]] = {
-    "candle": ("candle-nn", {CANDLE: {}}),
-    "pyburn": ("pyburn", {BURN: {"0.1.7": "0.18.0"}, WRAP_BURN: {}}),
-}
-"""Python package -> (distribution, {repository it brings: {binding version: repo version}}).
-
-candle-pyo3 lives in the candle repo and shares its versions; pyburn 0.1.7 (wrap-burn) runs burn 0.18."""
-
-BINDING_REPOS = frozenset(repo for _, repos in BINDINGS.values() for repo in repos)
 
 PANIC_TYPES = ("PanicException",)
 RUST_EXCEPTION_TYPES = frozenset({"ValueError", "RuntimeError", "Exception", "TypeError", "PanicException", "OSError"})
@@ -56,10 +42,10 @@ class Evidence(NamedTuple):
     """Repository -> release label of the installed binding (``0.4.2``, ``v0.18.0``)."""
 
     def repos(self) -> FrozenSet[str]:
-        return _repos_of(self.modules)
+        return bindings.repos_of(self.modules)
 
     def loaded_repos(self) -> FrozenSet[str]:
-        return _repos_of(self.loaded)
+        return bindings.repos_of(self.loaded)
 
     def likely_repos(self) -> FrozenSet[str]:
         """The binding repositories the error can come from: those the exception points at,
@@ -68,11 +54,6 @@ class Evidence(NamedTuple):
         if strong:
             return strong
         return self.loaded_repos() if len(self.loaded) == 1 else frozenset()
-
-
-@lru_cache(maxsize=16)
-def _repos_of(packages: FrozenSet[str]) -> FrozenSet[str]:
-    return frozenset(repo for p in packages if p in BINDINGS for repo in BINDINGS[p][1])
 
 
 class Hit(NamedTuple):
@@ -107,10 +88,6 @@ class Hit(NamedTuple):
     messages): it ranks below a specific match of the same text."""
 
 
-def loaded_bindings() -> FrozenSet[str]:
-    return frozenset(name for name in BINDINGS if name in sys.modules)
-
-
 def _version_key(label: str) -> Tuple[int, ...]:
     """The first four runs of digits: ``v0.18.0`` -> (0, 18, 0)."""
     return tuple(int(p) for p in _DIGITS.findall(label)[:4])
@@ -130,7 +107,7 @@ def pick_label(installed: str, labels: Iterable[str]) -> Optional[str]:
 def installed_labels(labels_of: Callable[[str], Iterable[str]], version_of: Callable[[str], Optional[str]]) -> Dict[str, str]:
     """Repository -> label of the installed binding, e.g. candle-nn 0.4.2 -> ``0.4.2``."""
     out: Dict[str, str] = {}
-    for dist, repos in BINDINGS.values():
+    for dist, repos in bindings.BINDINGS.values():
         version = version_of(dist)
         if not version:
             continue

@@ -18,7 +18,7 @@ import pytest
 
 from engine_support import BURN, CANDLE, SAFETENSORS, engine_dataset, fixture_records, record, records  # noqa: F401
 from errhint import dataset as dataset_module
-from errhint import engine, indexfile, loaded_index, regexrun
+from errhint import bindings, engine, indexfile, loaded_index, regexrun
 from errhint.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,9 +96,9 @@ def test_another_bindings_variant_template_is_not_used(engine_dataset, monkeypat
     from errhint import rank
 
     text = 'Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })'
-    monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"candle"}))
+    monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"candle"}))
     assert all(m.record.repo != BURN for m in engine.lookup(ValueError(text)))
-    monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"pyburn"}))
+    monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"pyburn"}))
     top = engine.lookup(ValueError(text))[0]  # burn's Io variant is plausible for a pyburn user
     assert top.record.repo == BURN and top.message == "IO error: No such file or directory (os error 2)"
 
@@ -119,11 +119,11 @@ def test_another_bindings_records_are_not_searched(monkeypatch: pytest.MonkeyPat
             got = engine.explain(text, exc_type="ValueError", min_score=0.0)
             return [m.record.id for m in got] + [i for m in got for i in m.also]
 
-        monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset())
+        monkeypatch.setattr(bindings, "loaded", lambda: frozenset())
         assert seen() == [candle["id"], burn["id"]]  # unknown origin: burn's reading is kept, ranked below
-        monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"candle"}))
+        monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"candle"}))
         assert seen() == [candle["id"]]
-        monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"pyburn"}))
+        monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"pyburn"}))
         assert seen() == [burn["id"]]
     finally:
         engine.reset()

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from errhint import rank
-from errhint.rank import BURN, CANDLE, Evidence, Hit, pick_label, score
+from errhint.bindings import BURN, CANDLE, WRAP_BURN
+from errhint.rank import Evidence, Hit, pick_label, score
 
 NONE = Evidence(labels={})
 
@@ -117,9 +118,9 @@ def test_pick_label(installed: str, labels: list, expected: str) -> None:
 
 def test_installed_labels_maps_bindings_to_repos() -> None:
     versions = {"candle-nn": "0.4.2", "pyburn": "0.1.7"}
-    labels = {CANDLE: ["0.4.2", "0.6.0"], BURN: ["v0.16.0", "v0.18.0", "v0.20.0"], rank.WRAP_BURN: ["v0.1.7"]}
+    labels = {CANDLE: ["0.4.2", "0.6.0"], BURN: ["v0.16.0", "v0.18.0", "v0.20.0"], WRAP_BURN: ["v0.1.7"]}
     got = rank.installed_labels(lambda repo: labels.get(repo, []), versions.get)
-    assert got == {CANDLE: "0.4.2", BURN: "v0.18.0", rank.WRAP_BURN: "v0.1.7"}
+    assert got == {CANDLE: "0.4.2", BURN: "v0.18.0", WRAP_BURN: "v0.1.7"}
     assert rank.installed_labels(lambda repo: labels.get(repo, []), lambda d: None) == {}
 
 
