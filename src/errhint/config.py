@@ -12,7 +12,7 @@ import _thread  # not threading: install() must leave it for the program to impo
 
 from typing import Any, Optional, TextIO, Tuple
 
-VERBOSITIES = ("brief", "full")
+from errhint.constants import VERBOSITIES
 
 
 _FIELDS = ("verbosity", "limit", "min_score", "repos", "color", "paths")

@@ -17,7 +17,7 @@ from typing import Any, FrozenSet, Iterable, List, NamedTuple, Optional, Set, Tu
 from errhint import bindings
 from errhint._lazyre import LazyPattern
 
-from errhint.render import NOTE_MARKER
+from errhint.constants import NOTE_MARKER
 
 MAX_EXCEPTIONS = 64
 MAX_TEXT = 256 * 1024

@@ -9,9 +9,10 @@ from types import MappingProxyType
 from typing import Any, Dict, Mapping, Optional, Tuple
 
 from errhint._lazyre import LazyPattern
+from errhint.constants import NAMED_GROUP
 from errhint.view import RecordView
 
-_GROUP_AT = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
+_GROUP_AT = re.compile(NAMED_GROUP)
 _LAST_WORD = LazyPattern(r"([A-Za-z][A-Za-z_]{1,15})[\s:='\"`(\[]*$")
 _ESCAPE = LazyPattern(r"\\(.)")
 _STOPWORDS = frozenset(

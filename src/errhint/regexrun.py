@@ -9,6 +9,7 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from errhint._lazyre import LazyPattern
+from errhint.constants import NAMED_GROUP
 
 REGEX_TIMEOUT = 0.05
 """Seconds one ``search`` may run; a pattern that exceeds it simply does not match."""
@@ -134,7 +135,7 @@ def _timed_search(rx: Any, text: str, timeout: float, budget: Optional[RegexBudg
 _OPENERS = {"[": "]", "(": ")", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 _LAZY_GROUP = LazyPattern(
-    r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>(?:\.|\[\^\\n\]|\[\\s\\S\])(?:\+\?|\{1,\d+\}\?)\)"
+    NAMED_GROUP + r"(?:\.|\[\^\\n\]|\[\\s\\S\])(?:\+\?|\{1,\d+\}\?)\)"
 )
 """A lazy "anything" group: ``.+?``, ``[^\\n]+?``, ``[^\\n]{1,1024}?`` or ``[\\s\\S]+?``."""
 _BACKTRACK_VERB = LazyPattern(r"\(\*(?:PRUNE|SKIP|COMMIT)\)")

@@ -13,8 +13,8 @@ import sys
 
 from typing import Any, Iterator, List, Optional, TextIO
 
-NOTE_MARKER = "errhint:"
-"""First characters of every note errhint adds (``errhint.render.NOTE_MARKER``)."""
+from errhint.constants import NOTE_MARKER
+
 
 MARK_ATTR = "__errhint_seen__"
 NOTES_SHOWN = sys.version_info >= (3, 11)

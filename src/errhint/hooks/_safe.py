@@ -13,9 +13,11 @@ import _thread  # not threading: install() must leave it for the program to impo
 
 from typing import Callable, Optional, Set, TypeVar
 
+from errhint.constants import NOTE_MARKER
+
 T = TypeVar("T")
 
-PREFIX = "errhint: internal error: "
+PREFIX = NOTE_MARKER + " internal error: "
 _MAX = 300
 
 _reported: Set[str] = set()
