@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 
-from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 from errhint import config, rank
 from errhint.indexfile import build_index

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence
 
 from errhint import bindings, config, extract, rank
 from errhint.dataset import Dataset, dataset, load, reset, use  # noqa: F401 - the engine's dataset controls

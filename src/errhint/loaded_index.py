@@ -7,15 +7,14 @@ occur in a text, key-map buckets built only for the tokens a lookup has.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Mapping
 
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
-from errhint._lazyre import LazyPattern
 from errhint.indexfile import FILE, FORMAT, ID, LENGTH, LITERALS, OFFSET, _buckets, _key_map, _rows_of, _variant_line
 from errhint.keys import MIN_KEY_LEN
+from errhint import rustfmt
 from errhint.literals import literal_runs
 
 MAX_CACHED_MISSES = 4096
@@ -64,8 +63,6 @@ class RowMeta(NamedTuple):
     pattern: str
     generic: bool = False
 
-_TEMPLATE_PART = LazyPattern(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*|\d+)?(?::[^{}]*)?\}")
-
 
 def _fixed_values(rec: Mapping[str, Any]) -> Optional[Mapping[str, str]]:
     """The field values a specialised construction's message fixes, found by reading its
@@ -77,30 +74,11 @@ def _fixed_values(rec: Mapping[str, Any]) -> Optional[Mapping[str, str]]:
     display, message = variant.get("display"), rec.get("errorMessage")
     if not isinstance(display, str) or not isinstance(message, str):
         return None
-    parts: List[str] = []
-    names: List[str] = []
-    pos = positional = 0
-    for m in _TEMPLATE_PART.finditer(display):
-        parts.append(re.escape(display[pos : m.start()]))
-        pos = m.end()
-        if m.group() in ("{{", "}}"):
-            parts.append(re.escape(m.group()[0]))
-            continue
-        name = m.group(1)
-        if name is None:
-            name, positional = str(positional), positional + 1
-        names.append(name)
-        parts.append(f"(?P<g{len(names) - 1}>.*?)")
-    parts.append(re.escape(display[pos:]))
-    try:
-        found = re.fullmatch("".join(parts), message, re.DOTALL)
-    except re.error:
-        return None
-    if found is None:
+    values = rustfmt.read_values(display, message)
+    if values is None:
         return None
     fixed = {}
-    for n, name in enumerate(names):
-        value = found.group(f"g{n}")
+    for name, value in values.items():
         if value and "{" not in value:  # a placeholder of the message: not fixed
             fixed["f" + name if name.isdigit() else name] = value
     return fixed or None

@@ -20,6 +20,7 @@ from errhint._lazyre import LazyPattern
 
 from errhint import rustdebug
 from errhint.loaded_index import VariantInfo
+from errhint import rustfmt
 from errhint.bindings import BURN, REPOS as BINDING_REPOS, repo_of_location
 from errhint.rustdebug import Value
 
@@ -138,7 +139,6 @@ def strip_panic_header(text: str) -> Tuple[str, Optional[str], bool]:
 
 # --------------------------------------------------------------------------- templates
 
-_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*|\d+)?(?::(?P<spec>[^{}]*))?\}")
 
 
 def render_display(
@@ -174,25 +174,11 @@ def _template_parts(template: str) -> Tuple[Tuple[str, Optional[str], bool], ...
     parts = _PARTS.get(template)
     if parts is not None:
         return parts
-    out: List[Tuple[str, Optional[str], bool]] = []
-    pos = 0
-    positional = 0
-    for m in _PLACEHOLDER.finditer(template):
-        out.append((template[pos : m.start()], None, False))
-        pos = m.end()
-        tok = m.group()
-        if tok == "{{":
-            out.append(("{", None, False))
-            continue
-        if tok == "}}":
-            out.append(("}", None, False))
-            continue
-        name = m.group("name")
-        if name is None:
-            name = str(positional)
-            positional += 1
-        out.append(("", name, "?" in (m.group("spec") or "")))
-    out.append((template[pos:], None, False))
+    pieces = rustfmt.parse(template)
+    out = [
+        (piece, None, False) if name is None else ("", name, piece.debug)  # type: ignore[union-attr]
+        for piece, name in zip(pieces, rustfmt.field_names(pieces))
+    ]
     parts = tuple(out)
     if len(_PARTS) < _MAX_PARTS:
         _PARTS[template] = parts

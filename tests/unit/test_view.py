@@ -7,7 +7,7 @@ from typing import Any, Dict, List
 import pytest
 
 from engine_support import fixture_records
-from errhint.match import Match, aliases
+from errhint.match import Match
 from errhint.view import FIELDS, RecordView, to_camel, to_snake
 
 
