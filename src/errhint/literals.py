@@ -104,7 +104,7 @@ def literal_runs(pattern: str) -> Runs:
             continue
         if ch == "[":
             flush()
-            i = _skip_quantifier(pattern, _skip_class(pattern, i))
+            i = _skip_quantifier(pattern, skip_class(pattern, i))
             continue
         if ch == "|":
             return _NO_RUNS
@@ -170,7 +170,7 @@ def _skip_quantifier(pattern: str, i: int) -> int:
     return i
 
 
-def _skip_class(pattern: str, i: int) -> int:
+def skip_class(pattern: str, i: int) -> int:
     """Position after the character class starting at ``i`` (handles ``[]..]``, escapes, nesting)."""
     j = i + 1
     n = len(pattern)
@@ -178,37 +178,29 @@ def _skip_class(pattern: str, i: int) -> int:
         j += 1
     if j < n and pattern[j] == "]":
         j += 1
-    depth = 1
-    while j < n:
-        c = pattern[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "[":
-            depth += 1  # the regex module's nested set syntax
-        elif c == "]":
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        j += 1
-    return n
+    return _skip_nested(pattern, j, "[", "]", 1)  # "[" nests: the regex module's set syntax
 
 
 def _skip_group(pattern: str, i: int) -> int:
     """Position after the group opened at ``i``."""
-    depth = 0
-    j, n = i, len(pattern)
+    return _skip_nested(pattern, i, "(", ")", 0)
+
+
+def _skip_nested(pattern: str, j: int, opener: str, closer: str, depth: int) -> int:
+    """Position after the ``closer`` that brings ``depth`` (open ``opener``s) to zero,
+    scanning from ``j``; escapes are skipped, and inside a group a class is skipped whole."""
+    n = len(pattern)
     while j < n:
         c = pattern[j]
         if c == "\\":
             j += 2
             continue
-        if c == "[":
-            j = _skip_class(pattern, j)
+        if c == "[" and opener == "(":
+            j = skip_class(pattern, j)
             continue
-        if c == "(":
+        if c == opener:
             depth += 1
-        elif c == ")":
+        elif c == closer:
             depth -= 1
             if depth == 0:
                 return j + 1
