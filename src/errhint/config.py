@@ -22,7 +22,7 @@ class Options:
     """What errhint shows and where it looks; every hook and ``lookup`` reads these.
 
     Immutable. A plain class rather than a dataclass: ``dataclasses`` imports ``inspect``,
-    which would add several milliseconds to the first hook call.
+    which the first hook call would pay for.
 
     ``color=None`` means colour only on a TTY and never with NO_COLOR; ``paths`` are extra
     dataset files or folders on top of ERRHINT_DATA and entry points.

@@ -135,8 +135,8 @@ def shipped_families() -> Dict[str, Any]:
 
 
 def shipped_family(tag: str) -> Optional[Dict[str, Any]]:
-    """One family of the catalogue, decoded alone: the whole catalogue (79 KB of small
-    values) costs about 0.5 ms to decode, and a hint needs one family.
+    """One family of the catalogue (None when there is none for ``tag``), decoded alone: a
+    hint needs one family, not the whole catalogue of small values.
 
     The builder writes ``families.json`` with one-space indentation and sorted keys, so a
     family's key is the only line that starts with two spaces and ``"<tag>":``; anything

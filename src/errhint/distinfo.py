@@ -1,10 +1,10 @@
 """Installed distributions read straight from ``*.dist-info`` folders on ``sys.path``.
 
-``importlib.metadata`` costs about 35 ms to import here, more than errhint's whole
-cold-start budget, yet a lookup needs only two facts from it: the versions of the
-bindings (for ranking) and whether any package declares an ``errhint.datasets`` entry
-point. Scanning the metadata folders directly answers both in about a millisecond;
-``importlib.metadata`` is imported only when an entry point actually has to be loaded.
+Kept instead of ``importlib.metadata``, whose import alone costs more than errhint's whole
+first-hint budget (see docs/performance.md), while a lookup needs only two facts: the
+versions of the bindings (for ranking) and whether any package declares an
+``errhint.datasets`` entry point. ``importlib.metadata`` is imported only when an entry
+point actually has to be loaded.
 """
 
 from __future__ import annotations

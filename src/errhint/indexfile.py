@@ -1,40 +1,55 @@
-"""The index file format: its writer, its reader and its specification, in one place.
+"""The index file format (format 6): its specification, its writer and its reader.
 
-Why it exists: compiling every pattern of a few thousand records costs hundreds of
-milliseconds, so lookup must decide which few records *could* match a text before any regex
-is compiled.  The index stores, per record, the literal text every match must contain and one
-rare word ("key") from that text; a lookup collects the records whose key occurs in the text,
-checks their literals with ``in``, and only then compiles (lazily, cached, with a timeout)
-the surviving patterns.  Nothing here imports ``regex`` until a pattern is actually needed.
+What the index is for: compiling the patterns of thousands of records is far too slow for
+an exception hook, so a lookup must decide which few records *could* match a text before it
+compiles any pattern. The index stores, per record, the literal text every match of its
+pattern must contain and one rare word of that text (its *key*); a lookup takes the records
+whose key occurs among the text's tokens, checks their literals with ``in``, and only then
+compiles and runs the surviving patterns (``regexrun``).
 
-On-disk format 6 (see docs/design.md): ``index.json`` holds the tables, ``index.rows`` the
-rows, ``index.variants`` the error-enum variant templates::
+Specification. An index is three files, written by ``index_files`` and read back by
+``read_index``; all three are ASCII (non-ASCII characters are JSON-escaped)::
 
-    index.json  {"format": 6, "datasetVersion": str, "files": [str], "count": int,
-                 "repoLabels": {repo: [label, ...]},         # every release label per repository
-                 "keys": {"exact" | "prefix" | "suffix":      # per first character of the keys:
-                          {"words": {"w": "w1|w2|.."}, "rows": {"w": "0,7;3;.."}}},
-                 "scan": [row, ...],                          # rows without a key
-                 "rowOffsets": "<hex>",                       # uint32 LE: where each row starts, then the end
-                 "inline": [record, ...]}                     # only when built without locations
-    index.rows      one JSON row per line: [id, fileIndex, byteOffset, byteLength, [literal, ...]]
-    index.variants  line 1: {variantName: [row, ...]} as JSON (``byVariant``); then a line per
-                    name: ``name<TAB>[[repo, enum, name, shape, [[field, debug, type?], ...],
-                    display, transparent], ...]``
+    index.json      one JSON object:
+        format          6
+        datasetVersion  str
+        files           [str]              the JSONL files rows point into
+        count           int                number of rows
+        repoLabels      {repo: [label]}    every release label seen per repository, sorted
+        keys            {"exact" | "prefix" | "suffix": {"words": {c: "w1|w2|.."},
+                                                         "rows":  {c: "0,7;3;.."}}}
+                        per key map and first character ``c`` of its keys: the keys sorted,
+                        joined by ``|``, and the rows of each key (``,``-joined) in the same
+                        order, joined by ``;``. ``exact`` keys are words or word pairs
+                        (``"w1 w2"``); ``prefix``/``suffix`` keys are the first/last
+                        ``MIN_KEY_LEN`` characters of a word at a run's edge (``keys.py``).
+        scan            [row]              rows without a key: always checked
+        rowOffsets      hex                little-endian uint32 per row: where the row starts
+                                           in index.rows, then the end (its length + 1)
+        inline          [record]           only for an index built without locations
+    index.rows      one JSON array per line, row i on line i:
+                    [id, fileIndex, byteOffset, byteLength, [literal, ...]]
+                    the record's JSONL line is ``byteLength`` bytes at ``byteOffset`` of
+                    ``files[fileIndex]`` (for inline records fileIndex is -1 and byteOffset
+                    the position in ``inline``); the literals are the ``MAX_LITERALS``
+                    longest required runs, each cut to ``MAX_LITERAL_LEN`` characters.
+    index.variants  line 1: {variantName: [row, ...]} as JSON (``byVariant``); then one line
+                    per variant name: ``name<TAB>[[repo, enum, name, shape,
+                    [[field, debug, type?], ...], display, transparent], ...]``
 
-Why this shape: the first lookup of a process pays for decoding the index, and creating
-thousands of small objects (one list per key, one string per row) cost 5-8 ms cold in format
-1. Here ``index.json`` is a handful of long strings without escapes, which decode at memory
-speed; a key map's bucket (its keys of one first character) is built from two strings by
-``str.split`` when a lookup has a token starting with that character; a row is
-found through ``rowOffsets`` and decoded only when its key selects it; a variant name's line
-is found with one ``str.find`` and decoded only when a Debug form carries that name. A row holds only what the prefilter needs: where the record
-is and the literal text it requires. Everything else (pattern, repository, kind,
-versions...) is read from the record itself, which is loaded anyway for a row whose literals
-all occur in a text. For records kept in memory ``fileIndex`` is -1 and ``byteOffset`` is
-the position in ``inline``.
+In memory (``build_index``, ``read_index``) an index is the ``index.json`` object plus
+``rows`` and ``variants``: the text of the other two files, without their final newline.
+
+Why this shape: a lookup decodes only what it needs. ``index.json`` is a handful of long
+strings without escapes; a key-map bucket is split from its two strings only when a token
+of the text starts with its character; a row is found through ``rowOffsets`` and decoded
+only when its key selects it; a variant name's line is found with one ``str.find`` (JSON has
+no raw tab or line break, so ``\\n<name>\\t`` only starts a line) and decoded only when a Debug
+form carries that name. A row holds only what the prefilter needs; everything else
+(pattern, repository, kind, versions...) is read from the record itself once its row
+survives. The format is frozen: a change of any of the above is a new ``FORMAT`` number,
+and ``LoadedIndex`` rejects every other.
 """
-
 from __future__ import annotations
 
 import json
@@ -68,7 +83,7 @@ def build_index(
     dataset_version: str = "",
     variants: Sequence[Mapping[str, Any]] = (),
 ) -> Dict[str, Any]:
-    """Compute the JSON-able index (format 1) of camelCase ``records``.
+    """The index (``FORMAT``) of camelCase ``records``, as a JSON-able dict.
 
     ``locations[i] = (fileIndex, byteOffset, byteLength)`` of record i's JSONL line in
     ``files[fileIndex]``; without locations the records are embedded under ``inline``.
@@ -76,7 +91,8 @@ def build_index(
     "variant": {enum, name, shape, fields, display, transparent}}``): transparent wrappers
     such as candle's ``SafeTensor``/``Io``, whose template is needed to rebuild a nested
     Debug form's message even though no pattern is worth shipping for them.
-    Deterministic: the same input gives byte-identical JSON.
+    Deterministic: the same input gives byte-identical JSON. Raises ValueError when
+    ``locations`` is given but not one per record.
     """
     if locations is not None and len(locations) != len(records):
         raise ValueError("locations must have one entry per record")
@@ -119,8 +135,8 @@ def build_index(
     for extra in variants:
         if isinstance(extra.get("variant"), Mapping) and extra["variant"].get("name"):
             add_variant(str(extra.get("repo", "")), extra["variant"])
-    # Escaped to ASCII (``_dumps``): one non-ASCII character (a literal "\u2265") makes the
-    # whole text decode as wide characters, ~0.8 ms more on the first lookup of a process.
+    # Escaped to ASCII (``_dumps``): one non-ASCII character would make the whole text a
+    # wide-character string, slower to decode and to search.
     index: Dict[str, Any] = {
         "format": FORMAT,
         "datasetVersion": dataset_version,
@@ -145,8 +161,7 @@ def _dumps(value: Any) -> str:
 
 def _row_offsets(rows: Sequence[str]) -> str:
     """Where each row starts in the rows text (rows joined by newlines), plus the end, as
-    hex of little-endian uint32: row ``i`` is found without splitting the ~4,600 rows
-    (about 0.5 ms on the first lookup of a process)."""
+    hex of little-endian uint32: row ``i`` is found without splitting the rows text."""
     out, pos = [], 0
     for row in rows:
         out.append(pos.to_bytes(4, "little"))
@@ -159,8 +174,7 @@ def _variant_text(table: Sequence[list], by_variant: str) -> str:
     """The variant table as lines: ``byVariant`` as JSON, then per name ``name<TAB>`` and the
     JSON list of its entries (in table order). A Debug form finds its name's line with one
     ``str.find`` (JSON has no raw tab or line break, so ``\\n<name>\\t`` only starts a line)
-    and decodes that line alone; splitting the ~730 lines cost ~0.4 ms at a first hint.
-    A name with a tab or line break (no Rust identifier has one) is left out."""
+    and decodes that line alone. A name with a tab or line break (no Rust identifier has one) is left out."""
     by_name: Dict[str, List[list]] = {}
     for entry in table:
         if "\n" not in entry[2] and "\t" not in entry[2]:
@@ -184,8 +198,7 @@ def _variant_line(text: str, name: str) -> Optional[str]:
 def _key_columns(key_map: Mapping[str, List[int]]) -> Dict[str, Dict[str, str]]:
     """A key map as two strings per first character of its keys (keys are word characters
     and spaces, so ``|`` and ``;`` never occur in them): ``{"words": {"w": "w1|w2"}, "rows":
-    {"w": "0,7;3"}}``. A lookup builds only the buckets of its own tokens' first characters:
-    the whole map, ~4,000 keys, costs about 0.7 ms to build on the first lookup of a process."""
+    {"w": "0,7;3"}}``. A lookup builds only the buckets of its own tokens' first characters."""
     words: Dict[str, List[str]] = {}
     rows: Dict[str, List[str]] = {}
     for key in sorted(key_map):

@@ -235,7 +235,7 @@ class LoadedIndex:
     def variants(self, name: str) -> List[VariantInfo]:
         """Templates of every variant called ``name`` (its line found and decoded on first use)."""
         found = self._variants.get(name)
-        if found is None:  # decoded per name: the whole table costs ~1 ms on the first Debug form
+        if found is None:  # decoded per name, not the whole table
             found = []
             line = _variant_line(self._variant_text, name) if "\n" not in name and "\t" not in name else None
             for repo, enum, vname, shape, fields, display, transparent in json.loads(line) if line else ():
@@ -288,7 +288,7 @@ class LoadedIndex:
 
     def literal_chars(self, i: int) -> int:
         """How much literal text the row's pattern requires (all runs, untruncated; cached:
-        scanning a pattern costs ~70 us and a Debug-form variant can select 60 rows)."""
+        a Debug-form variant can select dozens of rows)."""
         found = self._literal_chars.get(i)
         if found is None:
             found = self._literal_chars[i] = sum(len(lit) for lit in literal_runs(self.pattern(i)).runs)

@@ -71,7 +71,7 @@ class Match:
     raised at other sites), which are not separate matches.
 
     A hand-written value class rather than a dataclass: ``@dataclass`` generates its methods
-    with ``exec`` (about 1 ms), paid on the first lookup of every process.
+    with ``exec`` when the module is imported, which the first lookup of a process pays for.
     """
 
     __slots__ = ("record", "score", "captures", "message", "family", "kind", "also")

@@ -262,7 +262,7 @@ def parse_prefix(text: str, pos: int = 0) -> Optional[Tuple[Value, int]]:
 
 def parse_struct_head(text: str, name: str, stop_at: Tuple[str, ...] = ()) -> Optional[Dict[str, Value]]:
     """Fields of ``name { f: v, ... }`` parsed one by one until the text stops parsing, or
-    until a field named in ``stop_at`` (left unparsed: a 2 KB backtrace costs ~0.4 ms).
+    until a field named in ``stop_at`` (left unparsed: a backtrace can be kilobytes long).
 
     ``WithBacktrace { inner: X, backtrace: Backtrace [...] }`` may be cut short or carry a
     backtrace in a format this parser does not know; the fields before that still count.

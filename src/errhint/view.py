@@ -118,7 +118,7 @@ class _Nested:
         return f"{type(self).__name__}({dict(self._data)!r})"
 
     def to_dict(self) -> Dict[str, Any]:
-        import copy  # ~1 ms with weakref: only a caller asking for a copy pays it
+        import copy  # only a caller asking for a copy imports it
 
         return copy.deepcopy(dict(self._data))
 

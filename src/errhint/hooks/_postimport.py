@@ -1,7 +1,7 @@
 """Run a callback when a module is imported, without importing it now.
 
-Used by surfaces whose target module is costly to import (``multiprocessing`` adds about
-8 ms): if the module is loaded already the callback runs at once, otherwise a small
+Used by surfaces whose target module errhint must not import itself (a program that never
+imports ``threading`` or ``multiprocessing`` needs no hook for them): if the module is loaded already the callback runs at once, otherwise a small
 ``sys.meta_path`` finder wraps that one module's loader and runs the callback right after
 the module has executed, then removes itself.
 """

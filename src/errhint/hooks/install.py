@@ -45,9 +45,9 @@ _MODULES: Dict[str, str] = {
 _TRIGGERS: Dict[str, str] = {
     "logging": "logging", "asyncio": "logging", "threads": "threading", "processes": "multiprocessing",
 }
-"""Surfaces installed only once their module is imported (``logging`` costs about 3 ms,
-``threading`` 0.7 ms; a program that never imports ``threading`` starts no ``Thread``, nor one
-without ``multiprocessing`` a child process)."""
+"""Surfaces installed only once their module is imported: a program that never imports
+``threading`` starts no ``Thread``, nor one without ``multiprocessing`` a child process, and
+errhint does not make every program pay for importing them."""
 
 _lock = _thread.RLock()
 _installed: List[str] = []

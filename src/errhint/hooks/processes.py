@@ -88,7 +88,7 @@ def _register(_module: Any = None) -> None:
 def install() -> bool:
     """Register the child-side setup, now or as soon as multiprocessing is imported.
 
-    Importing ``multiprocessing`` costs about 8 ms, so errhint does not import it itself.
+    errhint does not import ``multiprocessing`` itself (see ``install``).
     """
     global _watch
     if _token is not None or _watch is not None:
