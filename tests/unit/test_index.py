@@ -323,7 +323,7 @@ def test_search_times_out_on_catastrophic_backtracking() -> None:
     text = "a" * 64 + "!"
     start = time.perf_counter()
     assert regexrun.search(evil, text, timeout=0.02) is None
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5.0  # untimed, this search would run for ages
 
 
 class _SlowOnce:
