@@ -8,6 +8,7 @@ from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, T
 
 from errhint import bindings, extract, normalize, rank
 from errhint.dataset import Dataset
+from errhint.displays import Templates
 from errhint.keys import text_tokens
 from errhint.loaded_index import LoadedIndex, RowMeta, VariantInfo
 from errhint.regexrun import search_groups
@@ -85,7 +86,7 @@ def _excluded_repos(evidence: rank.Evidence) -> FrozenSet[str]:
     return bindings.REPOS - likely if likely else frozenset()
 
 
-def _templates_for(ds: Dataset, excluded: FrozenSet[str]) -> normalize.Templates:
+def _templates_for(ds: Dataset, excluded: FrozenSet[str]) -> Templates:
     """Variant templates usable for this error: another binding's enums are left out.
 
     burn and candle both have variants called ``Io`` or ``InvalidHeader``; rebuilding a candle
@@ -182,7 +183,7 @@ def _pattern_hit(
 
 def _variant_hits(
     ds: Dataset, cand: normalize.Candidate, item: extract.Item, evidence: rank.Evidence,
-    excluded: FrozenSet[str], templates: normalize.Templates,
+    excluded: FrozenSet[str], templates: Templates,
 ) -> List[Found]:
     """When no pattern took the (rebuilt) message of a Debug value: the records of the same
     variant. Weak when a template was known (the message is another site's), else the
