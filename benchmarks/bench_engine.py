@@ -299,7 +299,7 @@ ds = engine.dataset(); ds.labels()
 t3 = time.perf_counter()
 m = engine.explain({msg!r}, exc_type={exc_type!r})
 t4 = time.perf_counter()
-from errhint import indexfile, keys, loaded_index, regexrun
+from errhint import regexrun
 patterns = list(regexrun._compiled)
 regex.purge()
 t5 = time.perf_counter()
