@@ -251,7 +251,7 @@ def measure_warm(records: List[Dict[str, Any]], qs: List[Tuple[str, str]], scan:
         out["scan_over_lookup"] = round(scan_us / lookup, 1)
         out["scan_over_stage"] = round(scan_us / stage_us, 1)
         # Like for like: the naive loop under the engine's own rule that every search has a
-        # timeout (issue 3 item 7); regex reads the process CPU clock for each timed call.
+        # timeout; regex reads the process CPU clock for each timed call.
         timeout = regexrun.REGEX_TIMEOUT
         timed_us = _median_us(lambda q: [p.search(q[1], timeout=timeout, concurrent=False) for p in compiled], sample)
         out["scan_timed_us"] = round(timed_us, 1)
