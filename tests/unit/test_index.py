@@ -1,8 +1,9 @@
+"""The index: its file format (``indexfile``) and ``LoadedIndex``: prefilter, rows, records, variants."""
+
 from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any, Dict, List
 
 import pytest
@@ -10,82 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine_support import CANDLE, fixture_records, record, variant
-from errhint import indexfile, keys, loaded_index, regexrun
+from errhint import indexfile, keys, loaded_index
 from errhint.indexfile import build_index, index_files, read_index
-from errhint.keys import choose_keys, edge_keys, key_words, text_tokens
-from errhint.literals import literal_runs, required_literals
+from errhint.keys import choose_keys, text_tokens
+from errhint.literals import literal_runs
 from errhint.loaded_index import LoadedIndex
-
-
-@pytest.mark.parametrize(
-    "pattern, expected",
-    [
-        (r"metal col2im1d (.+?) not implemented", [" not implemented", "metal col2im1d "]),
-        (r"shape mismatch in (?P<op>.+?), lhs: (?P<lhs>.+?), rhs: (?P<rhs>[^\n]+)", ["shape mismatch in ", ", lhs: ", ", rhs: "]),
-        (r"a\.b\(c\)\n", ["a.b(c)\n"]),
-        (r"colou?r value", ["r value", "colo"]),  # the optional u splits the run
-        (r"ab*c", ["a", "c"]),
-        (r"ab+c", ["ab", "c"]),
-        (r"x{0,2}yz{2}w", ["yz", "w"]),
-        (r"one [abc] two", [" two", "one "]),
-        (r"left|right", []),
-        (r"(?i)case blind", []),
-        (r"(?x) verbose", []),
-        (r"(?s)dotall keeps literals", ["dotall keeps literals"]),
-        (r"Can't aggregate \((?P<D>.+?)\)", ["Can't aggregate (", ")"]),
-        (r"\d+ items", [" items"]),
-        (r"(?:opt tail)? fixed", [" fixed"]),
-    ],
-)
-def test_required_literals(pattern: str, expected: List[str]) -> None:
-    assert required_literals(pattern) == sorted(expected, key=lambda r: (-len(r), r))
-
-
-def test_required_literals_are_in_every_match() -> None:
-    for rec in fixture_records():
-        pattern = rec["messagePattern"]
-        lits = required_literals(pattern)
-        example = re.sub(r"\{[^{}]*\}", "VALUE", rec["errorMessage"])
-        m = re.search(pattern, example, re.DOTALL)
-        if m:
-            assert all(lit in example for lit in lits), (pattern, lits)
-
-
-def test_literal_runs_know_what_bounds_each_run() -> None:
-    assert literal_runs(r"metal col2im1d (.+?) not implemented") == (
-        ["metal col2im1d ", " not implemented"], [True, False], [False, True])
-    assert literal_runs(r"(?P<x>.+?) for op matmul") == ([" for op matmul"], [False], [True])
-    assert literal_runs(r"a?bc def") == (["bc def"], [False], [True])  # 'a' may precede 'bc'
-    assert literal_runs(r"abc+") == (["abc"], [True], [False])
-    assert literal_runs(r"shape (?P<a>.+?)\.(?: tail)?") == (["shape ", "."], [True, False], [False, False])
-    # explicit word boundaries bound a run as the pattern's own edges do
-    assert literal_runs(r"\bCUDA_ERROR_OUT_OF_MEMORY\b") == (["CUDA_ERROR_OUT_OF_MEMORY"], [True], [True])
-    assert literal_runs(r"(?<![A-Za-z0-9_])HeaderTooSmall(?![A-Za-z0-9_])") == (["HeaderTooSmall"], [True], [True])
-    assert literal_runs(r"(?m)^(?P<a>[^\n]+?) x(?P<b>.+)$") == ([" x"], [False], [False])
-    assert literal_runs(r"(?m)^head (?P<a>.+)") == (["head "], [True], [False])
-
-
-def test_key_words_and_edge_keys() -> None:
-    # the pattern's own start and end bound a word; a group next to a run does not
-    assert key_words(literal_runs(r"metal col2im1d (.+?) not implemented")) == [
-        "metal", "col2im1d", "metal col2im1d", "not", "implemented", "not implemented"]
-    # 'op' is shorter than a token, so 'for matmul' is a pair, as in the text's token list
-    assert key_words(literal_runs(r"(?P<op>.+?) for op matmul")) == ["for", "matmul", "for matmul"]
-    assert key_words(literal_runs(r"(?P<a>.+?)shape mismatch in (?P<op>.+)")) == ["mismatch"]
-    assert edge_keys(literal_runs(r"(?P<a>.+?)Overflow detected(?P<b>.+)")) == ["*Overflow", "detected*"]
-    assert edge_keys(literal_runs(r"(?P<a>.+?)Overflow(?P<b>.+)")) == []
-    assert edge_keys(literal_runs(r"Overflow detected")) == []  # both words are keys already
-    assert key_words(literal_runs(r"\bCUBLAS_STATUS_ALLOC_FAILED\b")) == ["CUBLAS_STATUS_ALLOC_FAILED"]
-    assert key_words(literal_runs(r"(?P<a>.+?)\bOverflow\b(?P<b>.+)")) == ["Overflow"]
-
-
-def test_keys_prefer_rare_words() -> None:
-    pats = [r"shape mismatch in matmul (?P<a>.+)", r"shape mismatch in cat (?P<a>.+)", r"(?P<a>.+?)a shape mismatch in(?P<b>.+)"]
-    keys = choose_keys([literal_runs(p) for p in pats])
-    assert keys[0] == "mismatch matmul" and keys[1] == "mismatch cat"  # rarest; the pair beats the word on length
-    assert keys[2] == "shape mismatch"  # 'mismatch' is in all three, the pair only here
-    assert choose_keys([literal_runs(r"(?P<a>.+?)Overflow(?P<b>.+)")]) == [None]
-    assert choose_keys([literal_runs(r"(?P<a>.+?)Overflow detected(?P<b>.+)")])[0] in ("*Overflow", "detected*")
 
 
 def test_build_index_format_and_determinism() -> None:
@@ -194,11 +124,6 @@ def _loaded(recs: List[Dict[str, Any]]) -> LoadedIndex:
     return LoadedIndex(build_index(recs))
 
 
-def test_text_tokens_have_words_and_pairs() -> None:
-    assert text_tokens("shape mismatch in matmul, lhs: [2]") == {
-        "shape", "mismatch", "matmul", "lhs", "shape mismatch", "mismatch matmul", "matmul lhs"}
-
-
 def test_prefilter_selects_by_key_and_literals() -> None:
     ix = _loaded(fixture_records())
     text = "shape mismatch in matmul, lhs: [2, 3], rhs: [4, 2]"
@@ -254,21 +179,6 @@ def test_extra_variants_without_records() -> None:
     assert info.transparent and info.repo == "huggingface/candle" and ix.variant_rows("SafeTensor") == []
 
 
-def test_bracket_aware_groups() -> None:
-    pattern = r"divisible by block size (?P<shape>.+?) (?P<n>[^\n]+)"
-    text = "divisible by block size [2, 3] 32"
-    assert regexrun.search(pattern, text).group("shape") == "[2,"
-    fixed = regexrun.search(regexrun.bracket_aware(pattern), text)
-    assert fixed.group("shape") == "[2, 3]" and fixed.group("n") == "32"
-    assert regexrun.search(regexrun.bracket_aware(r"a (?P<x>.+?) b"), "a (1, [2]) b").group("x") == "(1, [2])"
-    pruned = r"block size (?P<shape>[^\n]{1,1024}?) (*PRUNE)(?P<n>[^\n]+)"  # the builder's bounded form
-    assert regexrun.search(pruned, text).group("shape") == "[2,"
-    assert regexrun.search(regexrun.bracket_aware(pruned), text).group("shape") == "[2, 3]"
-    assert regexrun.balanced_value("[[1], (2, 3)]") and not regexrun.balanced_value("[2,") and not regexrun.balanced_value("(]")
-    # values without any bracket take the fast path; a lone closer still counts as unbalanced
-    assert regexrun.balanced_value("I64") and regexrun.balanced_value("") and not regexrun.balanced_value("3}")
-
-
 def test_variant_lines_are_found_and_decoded_per_name() -> None:
     recs = fixture_records()
     built = build_index(recs + [record(CANDLE, "odd", "odd", variant=variant("Error", "Bad\nName", "unit", [], "odd"))])
@@ -309,87 +219,6 @@ def test_variants_table_and_labels() -> None:
     assert len(infos) == 1 and infos[0].fields[0] == ("lhs", True) and infos[0].shape == "struct"
     assert ix.variants("Nope") == []
     assert ix.labels("huggingface/candle") == sorted(["0.4.2", "0.6.0", "0.8.0", "0.9.1", "0.11.0"])
-
-
-def test_compile_is_cached_and_bad_patterns_are_none() -> None:
-    p = r"cached (?P<x>\w+) pattern"
-    assert regexrun.compiled(p) is regexrun.compiled(p)
-    assert regexrun.compiled("(unclosed") is None
-    assert regexrun.search("(unclosed", "text") is None
-
-
-def test_search_times_out_on_catastrophic_backtracking() -> None:
-    evil = r"(?:a+)+$"
-    text = "a" * 64 + "!"
-    start = time.perf_counter()
-    assert regexrun.search(evil, text, timeout=0.02) is None
-    assert time.perf_counter() - start < 5.0  # untimed, this search would run for ages
-
-
-class _SlowOnce:
-    """A compiled-pattern stand-in whose first search times out."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def search(self, text: str, timeout: float, concurrent: bool) -> str:
-        self.calls += 1
-        if self.calls == 1:
-            raise TimeoutError
-        return "match"
-
-
-def test_a_search_timed_out_while_descheduled_is_retried(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = iter([0.0, 0.001])  # the thread used 1 ms of CPU during a 50 ms timeout
-    monkeypatch.setattr(regexrun.time, "thread_time", lambda: next(clock))
-    stub = _SlowOnce()
-    assert regexrun._timed_search(stub, "text", 0.05) == "match" and stub.calls == 2
-
-
-def test_a_search_that_really_burns_cpu_is_not_retried(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = iter([0.0, 0.049])
-    monkeypatch.setattr(regexrun.time, "thread_time", lambda: next(clock))
-    stub = _SlowOnce()
-    with pytest.raises(TimeoutError):
-        regexrun._timed_search(stub, "text", 0.05)
-    assert stub.calls == 1
-
-
-def _in_budget(monkeypatch: pytest.MonkeyPatch, cpu: List[float], wall: List[float]) -> "tuple":
-    """``regexrun.search`` of a stub that times out once, inside a budget, under fake clocks."""
-    stub = _SlowOnce()
-    monkeypatch.setitem(regexrun._compiled, "stub-pattern", stub)
-    cpu_clock, wall_clock = iter(cpu), iter(wall)
-    monkeypatch.setattr(regexrun.time, "thread_time", lambda: next(cpu_clock))
-    monkeypatch.setattr(regexrun.time, "perf_counter", lambda: next(wall_clock))
-    with regexrun.RegexBudget() as budget:
-        found = regexrun.search("stub-pattern", "text", timeout=0.05)
-    return found, stub.calls, budget
-
-
-def test_in_a_budget_a_search_timed_out_while_descheduled_is_retried_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # budget start (cpu 0, wall 0); the search starts at wall 0; on the timeout the thread has
-    # used 1 ms of CPU in 50 ms of wall time: it was off the CPU, so the search runs again
-    found, calls, budget = _in_budget(monkeypatch, cpu=[0.0, 0.001], wall=[0.0, 0.0, 0.05])
-    assert found == "match" and calls == 2
-    assert budget.timed_out == set() and budget.left == regexrun.LOOKUP_REGEX_BUDGET
-
-
-def test_in_a_budget_a_search_that_burns_cpu_is_not_retried(monkeypatch: pytest.MonkeyPatch) -> None:
-    found, calls, budget = _in_budget(monkeypatch, cpu=[0.0, 0.049], wall=[0.0, 0.0, 0.05, 0.05])
-    assert found is None and calls == 1
-    assert budget.timed_out == {"stub-pattern"} and budget.left == pytest.approx(regexrun.LOOKUP_REGEX_BUDGET - 0.05)
-
-
-def test_in_a_budget_one_stretch_off_the_cpu_excuses_one_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    stub = _SlowOnce()
-    monkeypatch.setitem(regexrun._compiled, "p1", stub)
-    monkeypatch.setitem(regexrun._compiled, "p2", _SlowOnce())
-    with regexrun.RegexBudget() as budget:
-        monkeypatch.setattr(budget, "off_cpu", lambda: 0.04)  # 40 ms off the CPU, once
-        assert regexrun.search("p1", "text", timeout=0.05) == "match"  # excused: retried
-        assert regexrun.search("p2", "text", timeout=0.05) is None  # the same stretch: not again
-    assert budget.timed_out == {"p2"} and budget.off_seen == 0.04
 
 
 # ---------------------------------------------------------------- property: no lost matches
