@@ -34,7 +34,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from errhint import engine, index  # noqa: E402
+from errhint import engine, indexfile, keys, loaded_index, regexrun  # noqa: E402
 
 # Real message templates (candle 0.4.2 - 0.11, burn 0.13 - 0.21), placeholders as written at the site.
 TEMPLATES = [
