@@ -33,6 +33,7 @@ class Dataset:
         self._lock = threading.Lock()
 
     def templates(self, name: str) -> List[VariantInfo]:
+        """The Display templates of every variant called ``name``, over all indexes."""
         out: List[VariantInfo] = []
         for ix in self.indexes:
             out.extend(ix.variants(name))
@@ -54,6 +55,7 @@ class Dataset:
         return self._family[tag]
 
     def families(self) -> Mapping[str, Any]:
+        """The whole family catalogue (the given one, else the shipped one; {} when it cannot be read)."""
         if self._families is None:
             with self._lock:
                 if self._families is None:
@@ -66,6 +68,7 @@ class Dataset:
         return self._families
 
     def labels(self) -> Dict[str, str]:
+        """Repository -> release label of the installed binding that brings it (computed once)."""
         if self._labels is None:
             from errhint import distinfo
 

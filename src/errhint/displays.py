@@ -24,6 +24,7 @@ _EMPTY: Mapping[str, str] = MappingProxyType({})
 Templates = Callable[[str], Sequence[VariantInfo]]
 
 def no_templates(_name: str) -> Sequence[VariantInfo]:
+    """A template lookup that knows no variant."""
     return ()
 
 

@@ -159,6 +159,7 @@ def _notes(exc: BaseException) -> List[str]:
 
 
 def is_own_note(note: str) -> bool:
+    """Whether ``note`` is one errhint added (it starts with ``NOTE_MARKER``)."""
     return note.lstrip().startswith(NOTE_MARKER)
 
 

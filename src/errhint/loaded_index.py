@@ -227,6 +227,7 @@ class LoadedIndex:
         return out
 
     def variant_rows(self, name: str) -> List[int]:
+        """The rows of records of error-enum variants called ``name`` (excluded rows left out)."""
         if self._by_variant is None:
             self._by_variant = json.loads(self._variant_text.partition("\n")[0] or "{}")
         rows = self._by_variant.get(name, [])
@@ -284,6 +285,7 @@ class LoadedIndex:
         return self._constructions[i]
 
     def pattern(self, i: int) -> str:
+        """Row ``i``'s record's ``messagePattern``."""
         return self.meta(i).pattern
 
     def literal_chars(self, i: int) -> int:

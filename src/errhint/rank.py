@@ -42,9 +42,11 @@ class Evidence(NamedTuple):
     """Repository -> release label of the installed binding (``0.4.2``, ``v0.18.0``)."""
 
     def repos(self) -> FrozenSet[str]:
+        """The repositories the binding modules seen in the exception bring."""
         return bindings.repos_of(self.modules)
 
     def loaded_repos(self) -> FrozenSet[str]:
+        """The repositories the imported binding packages bring."""
         return bindings.repos_of(self.loaded)
 
     def likely_repos(self) -> FrozenSet[str]:
@@ -135,6 +137,7 @@ def score(hit: Hit, evidence: Evidence) -> float:
 
 
 def clamp(value: float) -> float:
+    """``value`` limited to [0, 1]."""
     return max(0.0, min(1.0, value))
 
 
