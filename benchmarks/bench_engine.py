@@ -34,7 +34,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from errhint import engine, index  # noqa: E402
+from errhint import engine, indexfile, keys, loaded_index, regexrun  # noqa: E402
 
 # Real message templates (candle 0.4.2 - 0.11, burn 0.13 - 0.21), placeholders as written at the site.
 TEMPLATES = [
@@ -178,8 +178,8 @@ def write_package(root: Path, records: List[Dict[str, Any]]) -> Path:
         locations.append((0, offset, size))
         offset += size
     (pkg / "records" / "bench.jsonl").write_text("".join(lines))
-    idx = index.build_index(records, files=["records/bench.jsonl"], locations=locations, dataset_version="bench")
-    for name, blob in index.index_files(idx).items():
+    idx = indexfile.build_index(records, files=["records/bench.jsonl"], locations=locations, dataset_version="bench")
+    for name, blob in indexfile.index_files(idx).items():
         (pkg / name).write_bytes(blob)
     (pkg / "families.json").write_text(json.dumps({"families": {}}))
     (pkg / "manifest.json").write_text(json.dumps({"datasetVersion": "bench", "schemaVersion": 2, "files": {}}))
@@ -218,8 +218,8 @@ def _package_dataset(pkg: Path) -> "engine.Dataset":
             blobs[name] = (pkg / name).read_bytes()
         return json.loads(blobs[name][offset : offset + length])
 
-    idx = index.read_index(lambda name: (pkg / name).read_bytes())
-    return engine.Dataset([index.LoadedIndex(idx, reader=reader)], families={})
+    idx = indexfile.read_index(lambda name: (pkg / name).read_bytes())
+    return engine.Dataset([loaded_index.LoadedIndex(idx, reader=reader)], families={})
 
 
 def measure_warm(records: List[Dict[str, Any]], qs: List[Tuple[str, str]], scan: bool = True, pkg: Path = None) -> Dict[str, Any]:  # type: ignore[assignment]
@@ -236,7 +236,7 @@ def measure_warm(records: List[Dict[str, Any]], qs: List[Tuple[str, str]], scan:
     def stage(q: Tuple[str, str]) -> List[Any]:
         """The matching stage alone: tokens, key maps + literals, regex on the survivors."""
         text = q[1]
-        return [m for i in ix.prefiltered(text, index.text_tokens(text)) for m in [index.search(ix.pattern(i), text)] if m]
+        return [m for i in ix.prefiltered(text, keys.text_tokens(text)) for m in [regexrun.search(ix.pattern(i), text)] if m]
 
     stage_us = _median_us(stage, qs)
     out: Dict[str, Any] = {"records": len(records), "queries": len(qs), "matched": hits,
@@ -251,8 +251,8 @@ def measure_warm(records: List[Dict[str, Any]], qs: List[Tuple[str, str]], scan:
         out["scan_over_lookup"] = round(scan_us / lookup, 1)
         out["scan_over_stage"] = round(scan_us / stage_us, 1)
         # Like for like: the naive loop under the engine's own rule that every search has a
-        # timeout (issue 3 item 7); regex reads the process CPU clock for each timed call.
-        timeout = index.REGEX_TIMEOUT
+        # timeout; regex reads the process CPU clock for each timed call.
+        timeout = regexrun.REGEX_TIMEOUT
         timed_us = _median_us(lambda q: [p.search(q[1], timeout=timeout, concurrent=False) for p in compiled], sample)
         out["scan_timed_us"] = round(timed_us, 1)
         out["scan_timed_over_lookup"] = round(timed_us / lookup, 1)
@@ -266,7 +266,7 @@ def per_search_costs(compiled: List[Any], qs: Sequence[Tuple[str, str]]) -> Dict
     untimed and with the engine's timeout: what a lookup pays at least per candidate, and the
     naive loop per record."""
     pairs = [(p, q[1]) for q in qs[:20] for p in compiled[:: max(1, len(compiled) // 50)]]
-    timeout = index.REGEX_TIMEOUT
+    timeout = regexrun.REGEX_TIMEOUT
     untimed = _median_us(lambda pq: pq[0].search(pq[1]), pairs, repeat=5)
     timed = _median_us(lambda pq: pq[0].search(pq[1], timeout=timeout, concurrent=False), pairs, repeat=5)
     return {"untimed": round(untimed, 2), "timed": round(timed, 2)}
@@ -299,8 +299,8 @@ ds = engine.dataset(); ds.labels()
 t3 = time.perf_counter()
 m = engine.explain({msg!r}, exc_type={exc_type!r})
 t4 = time.perf_counter()
-from errhint import index
-patterns = list(index._compiled)
+from errhint import regexrun
+patterns = list(regexrun._compiled)
 regex.purge()
 t5 = time.perf_counter()
 for p in patterns:

@@ -15,8 +15,9 @@ Every figure is a comparison made in one run, so the ratios hold even on a noisy
   with ``traceback.format_exception``, inside ``errhint.guard()`` (lookup + notes), and
   inside ``errhint.guard()`` then formatted (what a user sees: the traceback with the notes).
 
-Goals (issue 7): import <= +5 ms, crash <= +20 ms, and the per-exception cost of guard()
-plus notes <= 1.5x ``format_exception`` (``guard() / format_exception``). The stricter
+Goals: import <= +5 ms, crash <= +30 ms, and the per-exception cost of guard() plus notes
+<= 1.5x ``format_exception`` (``guard() / format_exception``). The first hint inside a fresh
+process (<= 30 ms) is ``bench_engine.py``'s cold-start figure. The stricter
 ``(guard() + format) / format_exception`` (what printing the hinted traceback costs over
 printing the bare one) is reported beside it. Nothing here gates CI.
 """
@@ -227,10 +228,10 @@ def bench_crash(runs: int, workdir: Path) -> Dict[str, Any]:
 def _floor_patterns() -> List[str]:
     """The patterns errhint's lookup of the text error compiles (this tree, in-process)."""
     sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
-    from errhint import engine, index
+    from errhint import engine, regexrun
 
     engine.explain(FALLBACK_CANDLE_MESSAGE, exc_type="ValueError")
-    return sorted(p for p, rx in index._compiled.items() if rx is not None)
+    return sorted(p for p, rx in regexrun._compiled.items() if rx is not None)
 
 
 def floor_hook() -> str:
@@ -364,7 +365,7 @@ def report(results: Dict[str, Any]) -> str:
         for name in ("plain", "errhint", "errhint, ERRHINT=0"):
             v = c[name]
             lines.append(f"  {name:28} {v['median']:8.2f}  [{v['q1']:.2f}-{v['q3']:.2f}]")
-        lines.append(f"  added                        {c['added']:+8.2f}   goal <= +20")
+        lines.append(f"  added                        {c['added']:+8.2f}   goal <= +30")
         lines.append(f"    by import + install        {c['added by import + install']:+8.2f}")
         lines.append(f"    by the hint                {c['added by the hint']:+8.2f}")
         if "added by the floor hook" in c:

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
-from errhint.index import build_index, index_files
+from errhint.indexfile import build_index, index_files
 
 RECORD_FILES = {
     "huggingface/candle": "records/candle.jsonl",

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
+from errhint import rustfmt
+
 MIDDLE_MAX = 1024
 """Longest value a middle group may capture; bounds the work of a failed search attempt."""
 
@@ -95,47 +97,13 @@ class Template:
 
 # ---------------------------------------------------------------------- parsing
 
-_ARG = re.compile(r"^\s*(?:[0-9]+|(?:r#)?[A-Za-z_][A-Za-z0-9_]*)?\s*$")
-
-
 def parse_format(s: str) -> Template:
-    """Parse a Rust format string (already unescaped) into pieces.
+    """Parse a Rust format string (already unescaped) into pieces (``errhint.rustfmt.parse``).
 
     Malformed braces are kept as literal text, which is what a reader of the message sees.
     """
-    pieces: List[Piece] = []
-    buf: List[str] = []
-    i, n = 0, len(s)
-    while i < n:
-        c = s[i]
-        if c == "{":
-            if i + 1 < n and s[i + 1] == "{":
-                buf.append("{")
-                i += 2
-                continue
-            close = s.find("}", i + 1)
-            inner = s[i + 1 : close] if close >= 0 else None
-            if inner is not None and "{" not in inner:
-                arg, _, spec = inner.partition(":")
-                if _ARG.match(arg):
-                    if buf:
-                        pieces.append("".join(buf))
-                        buf = []
-                    pieces.append(Placeholder(arg=arg.strip(), spec=spec.strip()))
-                    i = close + 1
-                    continue
-            buf.append(c)
-            i += 1
-            continue
-        if c == "}" and i + 1 < n and s[i + 1] == "}":
-            buf.append("}")
-            i += 2
-            continue
-        buf.append(c)
-        i += 1
-    if buf:
-        pieces.append("".join(buf))
-    return Template(tuple(_merge_text(pieces)), True)
+    pieces = [p if isinstance(p, str) else Placeholder(arg=p.arg, spec=p.spec) for p in rustfmt.parse(s)]
+    return Template(tuple(pieces), True)
 
 
 def plain(s: str) -> Template:

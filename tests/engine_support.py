@@ -282,9 +282,9 @@ def installed_candle_dataset() -> Iterator[Any]:
 
     In memory, no files; ``yield from`` it so each module keeps its own fixture scope.
     """
-    from errhint import engine, index
+    from errhint import engine, indexfile, loaded_index
 
-    ds = engine.Dataset([index.LoadedIndex(index.build_index(fixture_records()))], families=FAMILIES)
+    ds = engine.Dataset([loaded_index.LoadedIndex(indexfile.build_index(fixture_records()))], families=FAMILIES)
     ds.labels = lambda: {CANDLE: "0.4.2"}  # type: ignore[method-assign]
     engine.use(ds)
     yield ds
@@ -300,9 +300,9 @@ def debug(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def engine_dataset(records: List[Dict[str, Any]], monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     """The fixture records installed as the engine's dataset (in memory, no files)."""
-    from errhint import engine, index
+    from errhint import engine, indexfile, loaded_index
 
-    ds = engine.Dataset([index.LoadedIndex(index.build_index(records))], families=FAMILIES)
+    ds = engine.Dataset([loaded_index.LoadedIndex(indexfile.build_index(records))], families=FAMILIES)
     monkeypatch.setattr(ds, "labels", lambda: {CANDLE: "0.4.2", BURN: "v0.18.0"})
     engine.use(ds)
     yield ds

@@ -6,40 +6,27 @@ imports neither pydantic nor regex, and installs no hook.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
+# Lazy on purpose: every program that calls ``errhint.install()`` pays for ``import errhint``,
+# so it imports nothing (not even typing); each public name imports its module on first use.
+TYPE_CHECKING = False  # typing's own would import typing; type checkers treat this one alike
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "DatasetError",
-    "Match",
-    "configure",
-    "explain",
-    "guard",
-    "install",
-    "load_dataset",
-    "load_ipython_extension",
-    "lookup",
-    "run",
-    "uninstall",
-    "unload_ipython_extension",
-]
-
-# public name -> (module, attribute); resolved on first access
 _LAZY = {
-    "lookup": ("errhint.engine", "lookup"),
-    "explain": ("errhint.engine", "explain"),
-    "Match": ("errhint.match", "Match"),
-    "load_dataset": ("errhint.data", "load_dataset"),
-    "DatasetError": ("errhint.data", "DatasetError"),
-    "configure": ("errhint.config", "configure"),
-    "install": ("errhint.hooks.install", "install"),
-    "uninstall": ("errhint.hooks.install", "uninstall"),
-    "guard": ("errhint.hooks.guard", "guard"),
-    "run": ("errhint.hooks.runner", "run"),
-    "load_ipython_extension": ("errhint.hooks.ipython", "load_ipython_extension"),
-    "unload_ipython_extension": ("errhint.hooks.ipython", "unload_ipython_extension"),
+    "errhint.engine": ("lookup", "explain"),
+    "errhint.match": ("Match",),
+    "errhint.data": ("load_dataset", "DatasetError"),
+    "errhint.config": ("configure",),
+    "errhint.hooks.install": ("install", "uninstall"),
+    "errhint.hooks.guard": ("guard",),
+    "errhint.hooks.runner": ("run",),
+    "errhint.hooks.ipython": ("load_ipython_extension", "unload_ipython_extension"),
 }
+"""Module -> the public names it defines."""
+
+_HOME = {name: module for module, names in _LAZY.items() for name in names}
+
+__all__ = sorted(_HOME)
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
@@ -56,12 +43,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def __getattr__(name: str) -> "Any":
     try:
-        module, attr = _LAZY[name]
+        module = _HOME[name]
     except KeyError:
         raise AttributeError(f"module 'errhint' has no attribute {name!r}") from None
     import importlib
 
-    value = getattr(importlib.import_module(module), attr)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 

@@ -1,6 +1,6 @@
 """Module-level regular expressions compiled on first use, not at import.
 
-Why: compiling costs 50-400 us per pattern, and most of the patterns of the engine modules
+Kept because most of the patterns of the engine modules
 (traceback-text parsing, assertion forms, the index builder's scanner) are not needed by the
 first lookup of a process, which is what an exception hook pays for at a crash.
 """
@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import re
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any
+from typing import Any
 
 
 class LazyPattern:

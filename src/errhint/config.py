@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import os
 import sys
-import _thread  # its locks without importing threading (~0.7 ms)
+import _thread  # not threading: install() must leave it for the program to import (the threads hook waits for it)
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Optional, TextIO, Tuple
+from typing import Any, Optional, TextIO, Tuple
 
-VERBOSITIES = ("brief", "full")
+from errhint.constants import VERBOSITIES
 
 
 _FIELDS = ("verbosity", "limit", "min_score", "repos", "color", "paths")
@@ -24,7 +22,7 @@ class Options:
     """What errhint shows and where it looks; every hook and ``lookup`` reads these.
 
     Immutable. A plain class rather than a dataclass: ``dataclasses`` imports ``inspect``,
-    which would add several milliseconds to the first hook call.
+    which the first hook call would pay for.
 
     ``color=None`` means colour only on a TTY and never with NO_COLOR; ``paths`` are extra
     dataset files or folders on top of ERRHINT_DATA and entry points.

@@ -1,24 +1,24 @@
 """Installed distributions read straight from ``*.dist-info`` folders on ``sys.path``.
 
-``importlib.metadata`` costs about 35 ms to import here, more than errhint's whole
-cold-start budget, yet a lookup needs only two facts from it: the versions of the
-bindings (for ranking) and whether any package declares an ``errhint.datasets`` entry
-point. Scanning the metadata folders directly answers both in about a millisecond;
-``importlib.metadata`` is imported only when an entry point actually has to be loaded.
+Kept instead of ``importlib.metadata``, whose import alone costs more than errhint's whole
+first-hint budget (see docs/performance.md), while a lookup needs only two facts: the
+versions of the bindings (for ranking) and whether any package declares an
+``errhint.datasets`` entry point. ``importlib.metadata`` is imported only when an entry
+point actually has to be loaded.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import _thread  # its locks without importing threading (~0.7 ms)
+import threading
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.")
-_lock = _thread.allocate_lock()
+from errhint._lazyre import LazyPattern
+
+_NAME = LazyPattern(r"^(?P<name>[A-Za-z0-9_.]+?)-(?P<version>[^-]+?)\.(?:dist|egg)-info$")
+_lock = threading.Lock()
 _cache: Optional[Tuple[Tuple[str, ...], Dict[str, str], List[str]]] = None
 
 
@@ -29,22 +29,6 @@ def canonical(name: str) -> str:
     while "--" in name:
         name = name.replace("--", "-")
     return name
-
-
-def _dist_folder(entry: str) -> Optional[Tuple[str, str]]:
-    """(name, version) of a ``name-version.dist-info`` (or ``.egg-info``) folder name, else
-    None: the name of ``[A-Za-z0-9_.]``, one ``-``, a version without ``-``. What the regex
-    ``^([A-Za-z0-9_.]+?)-([^-]+?)\\.(?:dist|egg)-info$`` reads, without compiling it."""
-    if entry.endswith(".dist-info"):
-        stem = entry[: -len(".dist-info")]
-    elif entry.endswith(".egg-info"):
-        stem = entry[: -len(".egg-info")]
-    else:
-        return None
-    name, dash, version = stem.partition("-")
-    if not dash or not name or not version or "-" in version or not _NAME_CHARS.issuperset(name):
-        return None
-    return name, version
 
 
 def _sections(text: str) -> Dict[str, List[str]]:
@@ -75,13 +59,13 @@ def _scan() -> Tuple[Dict[str, str], List[str]]:
         for name in names:
             if not name.endswith("-info"):  # most entries are packages and modules
                 continue
-            found = _dist_folder(name)
-            if found is None:
+            m = _NAME.match(name)
+            if not m:
                 continue
-            project = canonical(found[0])
+            project = canonical(m.group("name"))
             if project in versions:  # first on sys.path wins, as for imports
                 continue
-            versions[project] = found[1]
+            versions[project] = m.group("version")
             path = os.path.join(entry or ".", name, "entry_points.txt")
             try:
                 with open(path, encoding="utf-8") as fh:

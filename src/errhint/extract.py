@@ -12,55 +12,34 @@ from __future__ import annotations
 
 import builtins
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Any, FrozenSet, Iterable, List, NamedTuple, Optional, Set, Tuple
 
-from errhint._fieldtuple import FieldTuple
+from errhint import bindings
 from errhint._lazyre import LazyPattern
 
-from errhint.render import NOTE_MARKER
+from errhint.constants import NOTE_MARKER
 
-BINDING_MODULES = ("candle", "pyburn")
 MAX_EXCEPTIONS = 64
 MAX_TEXT = 256 * 1024
 MAX_FRAMES = 200
 UNPRINTABLE = "<exception str() failed>"
 
 
-class Item(FieldTuple):
+class Item(NamedTuple):
     """One text to match: a message and the exception type it was raised as ('' if unknown)."""
 
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        text: str,
-        exc_type: str = "",
-        depth: int = 0,
-        origin: str = "exception",
-    ) -> "Item":
-        return tuple.__new__(cls, (text, exc_type, depth, origin))
-
     text: str
-    exc_type: str  # default ""
-    depth: int  # default 0
-    origin: str  # default "exception"
+    exc_type: str = ""
+    depth: int = 0
+    origin: str = "exception"
     """``exception``, ``cause``, ``context``, ``group``, ``note``, ``remote`` or ``text``."""
 
 
-class Extraction(FieldTuple):
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        items: Tuple[Item, ...],
-        modules: FrozenSet[str] = frozenset(),
-    ) -> "Extraction":
-        return tuple.__new__(cls, (items, modules))
+class Extraction(NamedTuple):
+    """The texts of an exception graph and the binding packages seen in it."""
 
     items: Tuple[Item, ...]
-    modules: FrozenSet[str]  # default frozenset()
+    modules: FrozenSet[str] = frozenset()
     """Binding packages seen in exception types and traceback frames."""
 
 
@@ -102,13 +81,6 @@ def _attr(obj: Any, name: str) -> Any:
         return None
 
 
-def _binding_of(module_name: str) -> Optional[str]:
-    if not isinstance(module_name, str):  # a class may set __module__ to anything
-        return None
-    top = module_name.split(".", 1)[0]
-    return top if top in BINDING_MODULES else None
-
-
 def _frame_modules(tb: Any, into: Set[str]) -> None:
     count = 0
     while tb is not None and count < MAX_FRAMES:
@@ -116,7 +88,7 @@ def _frame_modules(tb: Any, into: Set[str]) -> None:
             name = tb.tb_frame.f_globals.get("__name__", "")
         except Exception:
             name = ""
-        binding = _binding_of(name) if isinstance(name, str) else None
+        binding = bindings.of_module(name) if isinstance(name, str) else None
         if binding:
             into.add(binding)
         tb = tb.tb_next
@@ -147,7 +119,7 @@ def from_exception(exc: BaseException) -> Extraction:
         seen.add(id(current))
         cls = type(current)
         tname = type_name(cls)
-        binding = _binding_of(getattr(cls, "__module__", "") or "")
+        binding = bindings.of_module(getattr(cls, "__module__", "") or "")
         if binding:
             modules.add(binding)
         _frame_modules(_attr(current, "__traceback__"), modules)
@@ -187,6 +159,7 @@ def _notes(exc: BaseException) -> List[str]:
 
 
 def is_own_note(note: str) -> bool:
+    """Whether ``note`` is one errhint added (it starts with ``NOTE_MARKER``)."""
     return note.lstrip().startswith(NOTE_MARKER)
 
 
@@ -221,14 +194,6 @@ def _strip_group_boxes(lines: List[str]) -> List[Optional[str]]:
     return out
 
 
-def _path_binding(path: str) -> Optional[str]:
-    norm = path.replace("\\", "/")
-    for name in BINDING_MODULES:
-        if f"/{name}/" in norm or norm.startswith(f"{name}/"):
-            return name
-    return None
-
-
 def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
     """Texts in a pasted traceback (chains and groups included), or the text itself.
 
@@ -243,7 +208,7 @@ def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
         stripped = line.strip()
         if (stripped and stripped != '"""' and stripped not in _CHAIN_MARKERS
                 and not _TB_HEADER.match(stripped) and not is_own_note(line)):
-            binding = _binding_of(exc_type)
+            binding = bindings.of_module(exc_type)
             return Extraction((Item(line, exc_type, 0, "text"),), frozenset([binding] if binding else ()))
     lines: List[Optional[str]] = (
         _strip_group_boxes(raw_lines) if "Exception Group Traceback" in text else list(raw_lines)
@@ -261,7 +226,7 @@ def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
         if state == "frames":
             m = _FILE_LINE.match(line)
             if m:
-                binding = _path_binding(m.group("file"))
+                binding = bindings.of_path(m.group("file"))
                 if binding:
                     modules.add(binding)
                 continue
@@ -294,11 +259,11 @@ def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
         last = items[-1]
         items[-1] = Item(last.text, exc_type, last.depth, last.origin)
     if exc_type:
-        binding = _binding_of(exc_type)
+        binding = bindings.of_module(exc_type)
         if binding:
             modules.add(binding)
     for item in items:
-        binding = _binding_of(item.exc_type)
+        binding = bindings.of_module(item.exc_type)
         if binding:
             modules.add(binding)
     return Extraction(tuple(items), frozenset(modules))

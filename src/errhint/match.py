@@ -6,16 +6,15 @@ import re
 from functools import lru_cache
 from types import MappingProxyType
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Dict, Mapping, Optional, Tuple
 
+from errhint._lazyre import LazyPattern
+from errhint.constants import NAMED_GROUP
 from errhint.view import RecordView
 
-_GROUP_AT = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
-_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-_WORD = _LETTERS | {"_"}
-_AFTER_WORD = frozenset(":='\"`([")
+_GROUP_AT = re.compile(NAMED_GROUP)
+_LAST_WORD = LazyPattern(r"([A-Za-z][A-Za-z_]{1,15})[\s:='\"`(\[]*$")
+_ESCAPE = LazyPattern(r"\\(.)")
 _STOPWORDS = frozenset(
     "a an and are as at be by for from in into is not of on or than the to with".split()
 )
@@ -24,18 +23,7 @@ _STOPWORDS = frozenset(
 def _literal_before(pattern: str, pos: int) -> str:
     """The literal pattern text just before ``pos`` (escapes undone, stops at a group)."""
     start = max(pattern.rfind(")", 0, pos), pattern.rfind("(", 0, pos))
-    text = pattern[start + 1 : pos]
-    if "\\" not in text:
-        return text
-    out, i = [], 0
-    while i < len(text):  # a backslash goes, the character after it stays (not a line break)
-        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] != "\n":
-            out.append(text[i + 1])
-            i += 2
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
+    return _ESCAPE.sub(r"\1", pattern[start + 1 : pos])
 
 
 def _positional(name: str) -> bool:
@@ -52,27 +40,10 @@ def _alias_names(pattern: str) -> Tuple[Tuple[str, str], ...]:
         name = m.group(1)
         if not _positional(name):
             continue
-        word = _last_word(_literal_before(pattern, m.start()))
-        if word and word.lower() not in _STOPWORDS:
-            out.append((name, word.lower()))
+        word = _LAST_WORD.search(_literal_before(pattern, m.start()))
+        if word and word.group(1).lower() not in _STOPWORDS:
+            out.append((name, word.group(1).lower()))
     return tuple(out)
-
-
-def _last_word(text: str) -> Optional[str]:
-    """The word the text ends with, before spaces and ``:='"`([``: a letter, then 1-15
-    letters or underscores (the last 16 of a longer word). What the regex
-    ``([A-Za-z][A-Za-z_]{1,15})[\\s:='"`(\\[]*$`` finds, without compiling it (~0.3 ms, at
-    the first hint of a process)."""
-    end = len(text)
-    while end and (text[end - 1].isspace() or text[end - 1] in _AFTER_WORD):
-        end -= 1
-    start = end
-    while start > max(0, end - 16) and text[start - 1] in _WORD:
-        start -= 1
-    for i in range(start, end - 1):
-        if text[i] in _LETTERS:
-            return text[i:end]
-    return None
 
 
 def aliases(pattern: str, groups: Mapping[str, str]) -> Dict[str, str]:
@@ -100,7 +71,7 @@ class Match:
     raised at other sites), which are not separate matches.
 
     A hand-written value class rather than a dataclass: ``@dataclass`` generates its methods
-    with ``exec`` (about 1 ms), paid on the first lookup of every process.
+    with ``exec`` when the module is imported, which the first lookup of a process pays for.
     """
 
     __slots__ = ("record", "score", "captures", "message", "family", "kind", "also")

@@ -13,94 +13,36 @@ from __future__ import annotations
 
 import re
 from types import MappingProxyType
-
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
-
-from errhint._fieldtuple import FieldTuple
-from errhint._lazyre import LazyPattern
+from typing import Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Tuple
 
 from errhint import rustdebug
-from errhint.index import VariantInfo
-from errhint.rank import BINDING_REPOS
+from errhint._lazyre import LazyPattern
+from errhint.bindings import BURN, repo_of_location
+from errhint.displays import MAX_VARIANT_DEPTH, Templates, display_of, no_templates, renderings, with_std
 from errhint.rustdebug import Value
 
 MAX_INPUT = 64 * 1024
 MAX_CANDIDATE = 16 * 1024
-MAX_VARIANT_DEPTH = 4
-MAX_RENDERINGS = 3
-
-CANDLE = "huggingface/candle"
-BURN = "tracel-ai/burn"
-
-
-if TYPE_CHECKING:  # pragma: no cover
-    Templates = Callable[[str], Sequence[VariantInfo]]
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})
 
 
-def _no_templates(_name: str) -> Sequence[VariantInfo]:
-    return ()
-
-
-STD_TEMPLATES: Mapping[str, Tuple[VariantInfo, ...]] = MappingProxyType(
-    {
-        # std::io::Error's Debug forms, which candle's transparent ``Io`` variant shows.
-        "Os": (VariantInfo("rust-lang/rust", "io::Error", "Os", "struct",
-                           (("code", False), ("kind", True), ("message", False)), "{message} (os error {code})", False),),
-        "Custom": (VariantInfo("rust-lang/rust", "io::Error", "Custom", "struct",
-                               (("kind", True), ("error", False)), "{error}", False),),
-        "Error": (VariantInfo("rust-lang/rust", "io::Error", "Error", "struct",
-                              (("kind", True), ("message", False)), "{message}", False),),
-    }
-)
-"""Display templates of std types whose Debug form reaches Python inside candle errors."""
-
-
-def with_std(templates: Templates) -> Templates:
-    """``templates`` plus the std fallbacks, used only when the dataset knows no variant."""
-
-    def lookup(name: str) -> Sequence[VariantInfo]:
-        return templates(name) or STD_TEMPLATES.get(name, ())
-
-    return lookup
-
-
-class Candidate(FieldTuple):
+class Candidate(NamedTuple):
     """One clean message to match, with what its dressing revealed."""
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        text: str,
-        message: str,
-        error_type: Optional[str] = None,
-        site_kinds: FrozenSet[str] = frozenset(),
-        variant: Optional[str] = None,
-        captures: Mapping[str, str] = _EMPTY,
-        form: str = "display",
-        repo_hint: Optional[str] = None,
-        weight: float = 1.0,
-        alt: Optional[str] = None,
-    ) -> "Candidate":
-        return tuple.__new__(cls, (text, message, error_type, site_kinds, variant, captures, form, repo_hint, weight, alt))
 
     text: str
     message: str
-    error_type: Optional[str]  # default None
+    error_type: Optional[str] = None
     """``panic``/``exception``: the errorType a matching record should have (None: unknown)."""
-    site_kinds: FrozenSet[str]  # default frozenset()
+    site_kinds: FrozenSet[str] = frozenset()
     """siteKinds the runtime wrapper implies (``unimplemented`` for ``not implemented: ``)."""
-    variant: Optional[str]  # default None
+    variant: Optional[str] = None
     """The error-enum variant name when the text was a Debug form."""
-    captures: Mapping[str, str]  # default _EMPTY
-    form: str  # default "display"
-    repo_hint: Optional[str]  # default None
-    weight: float  # default 1.0
-    alt: Optional[str]  # default None
+    captures: Mapping[str, str] = _EMPTY
+    form: str = "display"
+    repo_hint: Optional[str] = None
+    weight: float = 1.0
+    alt: Optional[str] = None
     """For a Debug variant rebuilt with one of several templates: the Debug text, shared by
     every rebuilding of that value (they are rival readings of one error, not two errors)."""
 
@@ -118,7 +60,6 @@ _BACKTRACE_START = LazyPattern(
 )
 """Where a backtrace starts: std's frame list, a panic's ``stack backtrace:``, anyhow's
 ``Stack backtrace:`` (its ``Caused by:`` lines before it are kept), or the panic notes."""
-_CRATE_PATH = LazyPattern(r"(?:^|/)(?P<crate>(?:candle|burn)[\w-]*?)-(?P<version>\d+\.\d+\.\d+)/")
 _PANIC_PREFIXES = (
     ("not yet implemented", "todo"),
     ("not implemented", "unimplemented"),
@@ -160,171 +101,9 @@ def strip_panic_header(text: str) -> Tuple[str, Optional[str], bool]:
     return text[m.end() :], m.group("loc"), True
 
 
-def repo_of_location(location: Optional[str]) -> Optional[str]:
-    if not location:
-        return None
-    m = _CRATE_PATH.search(location.replace("\\", "/"))
-    if not m:
-        return None
-    return CANDLE if m.group("crate").startswith("candle") else BURN
-
-
-# --------------------------------------------------------------------------- templates
-
-_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{(?P<name>[A-Za-z_][A-Za-z0-9_]*|\d+)?(?::(?P<spec>[^{}]*))?\}")
-
-
-def render_display(
-    template: str, values: Mapping[str, Value], templates: Templates, depth: int = 0,
-    enums: Mapping[str, Optional[str]] = _EMPTY,
-) -> Optional[str]:
-    """Rebuild a thiserror/Display message from ``template`` and the Debug field values.
-
-    ``{f}`` takes the value's Display (a string unquoted, a nested variant rebuilt in turn),
-    ``{f:?}`` keeps its Debug text.  None when a placeholder names an unknown field.
-    ``enums``: field name -> the enum its type names, to read a nested variant with.
-    """
-    out: List[str] = []
-    for literal, name, debug in _template_parts(template):
-        if name is None:
-            out.append(literal)
-            continue
-        value = values.get(name)
-        if value is None:
-            return None
-        out.append(value.raw if debug else display_of(value, templates, depth + 1, want=enums.get(name)))
-    return "".join(out)
-
-
-_PARTS: Dict[str, Tuple[Tuple[str, Optional[str], bool], ...]] = {}
-_MAX_PARTS = 4096
-
-
-def _template_parts(template: str) -> Tuple[Tuple[str, Optional[str], bool], ...]:
-    """``template`` split once into (literal text, None, False) and (\"\", field name,
-    Debug?) parts, positional ``{}`` numbered; cached per template (a record's text, not a
-    message): every Debug form of the same variant re-reads the same template."""
-    parts = _PARTS.get(template)
-    if parts is not None:
-        return parts
-    out: List[Tuple[str, Optional[str], bool]] = []
-    pos = 0
-    positional = 0
-    for m in _PLACEHOLDER.finditer(template):
-        out.append((template[pos : m.start()], None, False))
-        pos = m.end()
-        tok = m.group()
-        if tok == "{{":
-            out.append(("{", None, False))
-            continue
-        if tok == "}}":
-            out.append(("}", None, False))
-            continue
-        name = m.group("name")
-        if name is None:
-            name = str(positional)
-            positional += 1
-        out.append(("", name, "?" in (m.group("spec") or "")))
-    out.append((template[pos:], None, False))
-    parts = tuple(out)
-    if len(_PARTS) < _MAX_PARTS:
-        _PARTS[template] = parts
-    return parts
-
-
-def _compatible(info: VariantInfo, value: Value) -> bool:
-    shape = value.shape if value.kind == "variant" else "unit"
-    if info.shape != shape:
-        return False
-    if not info.fields:
-        return True
-    names = {name for name, _ in info.fields}
-    if shape == "struct":
-        return {k for k, _ in value.fields} <= names
-    if shape == "tuple":
-        return len(value.items) == len(info.fields)
-    return True
-
-
-_ENUMS: Dict[VariantInfo, Mapping[str, Optional[str]]] = {}
-
-
-def _enums(info: VariantInfo) -> Mapping[str, Optional[str]]:
-    """Field name -> enum its type names; cached per template (read on every rebuild)."""
-    if not info.types:
-        return _EMPTY
-    try:
-        found = _ENUMS.get(info)
-    except TypeError:  # a hand-built template with list fields: not hashable, not cached
-        return {name: info.field_enum(name) for name, _ in info.fields}
-    if found is None:
-        found = {name: info.field_enum(name) for name, _ in info.fields}
-        if len(_ENUMS) < _MAX_PARTS:
-            _ENUMS[info] = found
-    return found
-
-
-def renderings(
-    value: Value, templates: Templates, depth: int = 0, nested: bool = False, want: Optional[str] = None,
-) -> List[Tuple[str, VariantInfo]]:
-    """Distinct Display texts of a variant value, one per compatible known template.
-
-    At the top, a main ``Error`` enum's template comes first: what a binding raises is its
-    crate's ``Error`` (candle-core's ``UnsupportedDTypeForOp``), while a same-named variant of
-    a helper enum (candle-metal-kernels' ``MetalKernelError``) reaches Python only nested.
-    Nested in another error (``SafeTensor(TensorNotFound(..))``), a dependency crate's
-    template comes first: wrappers carry foreign errors, not another binding's. ``want``
-    (the enum the enclosing field's Rust type names, ``SafeTensorError``) comes before both.
-    """
-    if depth > MAX_VARIANT_DEPTH:
-        return []
-    name = value.name if value.kind == "variant" else value.text
-    out: List[Tuple[str, VariantInfo]] = []
-    seen = set()
-    if nested:
-        order = sorted(templates(name), key=lambda info: (info.enum != want, info.repo in BINDING_REPOS, info.enum != "Error"))
-    else:
-        order = sorted(templates(name), key=lambda info: (info.enum != want, info.enum != "Error"))
-    values = value.named_values()
-    for info in order:
-        if not _compatible(info, value):
-            continue
-        text: Optional[str] = None
-        if info.transparent and len(values) == 1:
-            field, inner = next(iter(values.items()))
-            text = display_of(inner, templates, depth + 1, want=info.field_enum(field))
-        elif info.display is not None:
-            text = render_display(info.display, values, templates, depth, _enums(info))
-        elif nested:
-            # no Display template: the enum's Display prints its Debug (safetensors < 0.7), so
-            # the nested Debug text is this variant's message
-            text = value.raw
-        if text is not None and text not in seen:
-            seen.add(text)
-            out.append((text, info))
-        if len(out) >= MAX_RENDERINGS:
-            break
-    return out
-
-
-def display_of(value: Value, templates: Templates, depth: int = 0, want: Optional[str] = None) -> str:
-    """What ``{value}`` prints: strings unquoted, known variants rebuilt, the rest as Debug."""
-    if value.kind in ("str", "char") or (value.kind == "atom" and want is None):
-        return value.text  # a bare name is data (``I64``) unless a field type says it is an error
-    if value.is_variant and depth <= MAX_VARIANT_DEPTH:
-        found = renderings(value, templates, depth, nested=True, want=want)
-        if found:
-            return found[0][0]
-        if value.kind == "variant" and value.shape == "tuple" and len(value.items) == 1:
-            if value.items[0].kind == "str":
-                return value.items[0].text  # Msg("..")-like wrappers print their payload
-    return value.raw
-
-
 # --------------------------------------------------------------------------- Debug forms
 
 _WRAPPERS_WITH_INNER = ("WithBacktrace", "WithPath", "Context")
-
 
 _DEBUG_START = re.compile(r'"|[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*(?:\s*[(\[{]|\s*$)')
 """How a Debug value of interest starts: a string, ``Name(``, ``Name {``, ``Name [`` or a lone name.
@@ -498,7 +277,7 @@ def candidates(
     text: str,
     *,
     exc_type: str = "",
-    templates: Templates = _no_templates,
+    templates: Templates = no_templates,
 ) -> List[Candidate]:
     """Every clean message hidden in ``text`` (one exception's message)."""
     text = text[:MAX_INPUT]

@@ -9,28 +9,14 @@ and the record whose ``versions`` include the installed binding's release.
 
 from __future__ import annotations
 
-import sys
 from functools import lru_cache
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Mapping, NamedTuple, Optional, Tuple
 
-from errhint._fieldtuple import FieldTuple
+from errhint import bindings
+from errhint._lazyre import LazyPattern
 
-CANDLE = "huggingface/candle"
-BURN = "tracel-ai/burn"
-WRAP_BURN = "KwachOjunga/wrap-burn"
-
-BINDINGS: Dict[str, Tuple[str, Dict[str, Dict[str, str]]]] = {
-    "candle": ("candle-nn", {CANDLE: {}}),
-    "pyburn": ("pyburn", {BURN: {"0.1.7": "0.18.0"}, WRAP_BURN: {}}),
-}
-"""Python package -> (distribution, {repository it brings: {binding version: repo version}}).
-
-candle-pyo3 lives in the candle repo and shares its versions; pyburn 0.1.7 (wrap-burn) runs burn 0.18."""
-
-BINDING_REPOS = frozenset(repo for _, repos in BINDINGS.values() for repo in repos)
+_DIGITS = LazyPattern(r"\d+")
 
 PANIC_TYPES = ("PanicException",)
 RUST_EXCEPTION_TYPES = frozenset({"ValueError", "RuntimeError", "Exception", "TypeError", "PanicException", "OSError"})
@@ -45,31 +31,23 @@ PANIC_SITE_KINDS = frozenset(
 )
 
 
-class Evidence(FieldTuple):
+class Evidence(NamedTuple):
     """Where the exception came from, gathered once per lookup."""
 
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        modules: FrozenSet[str] = frozenset(),
-        loaded: FrozenSet[str] = frozenset(),
-        labels: Optional[Mapping[str, str]] = None,
-    ) -> "Evidence":
-        return tuple.__new__(cls, (modules, loaded, labels))
-
-    modules: FrozenSet[str]  # default frozenset()
+    modules: FrozenSet[str] = frozenset()
     """Binding packages seen in exception types and traceback frames (strong)."""
-    loaded: FrozenSet[str]  # default frozenset()
+    loaded: FrozenSet[str] = frozenset()
     """Binding packages imported in this process (weak)."""
-    labels: Optional[Mapping[str, str]]  # default None
+    labels: Optional[Mapping[str, str]] = None
     """Repository -> release label of the installed binding (``0.4.2``, ``v0.18.0``)."""
 
     def repos(self) -> FrozenSet[str]:
-        return _repos_of(self.modules)
+        """The repositories the binding modules seen in the exception bring."""
+        return bindings.repos_of(self.modules)
 
     def loaded_repos(self) -> FrozenSet[str]:
-        return _repos_of(self.loaded)
+        """The repositories the imported binding packages bring."""
+        return bindings.repos_of(self.loaded)
 
     def likely_repos(self) -> FrozenSet[str]:
         """The binding repositories the error can come from: those the exception points at,
@@ -80,38 +58,8 @@ class Evidence(FieldTuple):
         return self.loaded_repos() if len(self.loaded) == 1 else frozenset()
 
 
-@lru_cache(maxsize=16)
-def _repos_of(packages: FrozenSet[str]) -> FrozenSet[str]:
-    return frozenset(repo for p in packages if p in BINDINGS for repo in BINDINGS[p][1])
-
-
-class Hit(FieldTuple):
+class Hit(NamedTuple):
     """What ranking needs about one record matched against one candidate."""
-
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        kind: str,
-        coverage: float,
-        literal_chars: int,
-        repo: str,
-        error_type: str,
-        site_kind: Optional[str],
-        error_class: Optional[str],
-        versions: Tuple[str, ...],
-        pulled_in_by: Tuple[str, ...],
-        exc_type: str,
-        cand_error_type: Optional[str],
-        cand_site_kinds: FrozenSet[str],
-        cand_repo: Optional[str],
-        variant_agrees: bool,
-        from_variant: bool,
-        depth: int,
-        weight: float,
-        generic: bool = False,
-    ) -> "Hit":
-        return tuple.__new__(cls, (kind, coverage, literal_chars, repo, error_type, site_kind, error_class, versions, pulled_in_by, exc_type, cand_error_type, cand_site_kinds, cand_repo, variant_agrees, from_variant, depth, weight, generic))
 
     kind: str
     """``full`` (the pattern covers the message), ``partial``, ``variant`` (only the Rust
@@ -137,27 +85,14 @@ class Hit(FieldTuple):
     matches its text by coincidence."""
     depth: int
     weight: float
-    generic: bool  # default False
+    generic: bool = False
     """The record is marked over-generic (its pattern also matches more specific records'
     messages): it ranks below a specific match of the same text."""
 
 
-def loaded_bindings() -> FrozenSet[str]:
-    return frozenset(name for name in BINDINGS if name in sys.modules)
-
-
 def _version_key(label: str) -> Tuple[int, ...]:
-    """The first four runs of digits: ``v0.18.0`` -> (0, 18, 0) (what ``\\d+`` finds)."""
-    runs, current = [], ""
-    for ch in label:
-        if ch.isdecimal():
-            current += ch
-        elif current:
-            runs.append(int(current))
-            current = ""
-    if current:
-        runs.append(int(current))
-    return tuple(runs[:4])
+    """The first four runs of digits: ``v0.18.0`` -> (0, 18, 0)."""
+    return tuple(int(p) for p in _DIGITS.findall(label)[:4])
 
 
 def pick_label(installed: str, labels: Iterable[str]) -> Optional[str]:
@@ -174,7 +109,7 @@ def pick_label(installed: str, labels: Iterable[str]) -> Optional[str]:
 def installed_labels(labels_of: Callable[[str], Iterable[str]], version_of: Callable[[str], Optional[str]]) -> Dict[str, str]:
     """Repository -> label of the installed binding, e.g. candle-nn 0.4.2 -> ``0.4.2``."""
     out: Dict[str, str] = {}
-    for dist, repos in BINDINGS.values():
+    for dist, repos in bindings.BINDINGS.values():
         version = version_of(dist)
         if not version:
             continue
@@ -202,6 +137,7 @@ def score(hit: Hit, evidence: Evidence) -> float:
 
 
 def clamp(value: float) -> float:
+    """``value`` limited to [0, 1]."""
     return max(0.0, min(1.0, value))
 
 

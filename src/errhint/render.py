@@ -11,23 +11,19 @@ from __future__ import annotations
 
 import re
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, Iterable, List, Mapping, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Sequence, Tuple
 
 from errhint._lazyre import LazyPattern
+from errhint.constants import NAMED_GROUP, NOTE_MARKER, VERBOSITIES
 
-if TYPE_CHECKING:  # pragma: no cover
-    from errhint.match import Match
+from errhint.match import Match
 
-NOTE_MARKER = "errhint:"
 """First text of every note errhint attaches; extract.py skips notes that start with it."""
 
-VERBOSITIES = ("brief", "full")
 MAX_VALUE = 80
 MAX_LINE = 220
 
-_GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
+_GROUP = re.compile(NAMED_GROUP)
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _PROSE_NAME = LazyPattern(r"^[a-z][a-z0-9_]*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)\s+(?=[A-Z(`'\"])")

@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import re
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Dict, Optional, Tuple
+from typing import Dict, NamedTuple, Optional, Tuple
 
-from errhint._fieldtuple import FieldTuple
 from errhint._lazyre import LazyPattern
 
 MAX_DEPTH = 64
@@ -43,7 +40,7 @@ _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "0": "\0", "\\": "\\", '"': '"', "'
 _ESCAPE_RE = LazyPattern(r"\\(u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|.)", re.DOTALL)
 
 
-class Value(FieldTuple):
+class Value(NamedTuple):
     """One parsed Debug value.
 
     ``kind``: ``str``, ``char``, ``atom`` (number, bool, unit-like identifier, ``<disabled>``),
@@ -51,27 +48,13 @@ class Value(FieldTuple):
     which), ``list``, ``tuple``, ``struct`` (anonymous ``{ a: 1 }``), ``map`` or ``set``.
     """
 
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        kind: str,
-        raw: str,
-        text: str = "",
-        name: str = "",
-        shape: str = "",
-        items: Tuple["Value", ...] = (),
-        fields: Tuple[Tuple[str, "Value"], ...] = (),
-    ) -> "Value":
-        return tuple.__new__(cls, (kind, raw, text, name, shape, items, fields))
-
     kind: str
     raw: str
-    text: str  # default ""
-    name: str  # default ""
-    shape: str  # default ""
-    items: Tuple["Value", ...]  # default ()
-    fields: Tuple[Tuple[str, "Value"], ...]  # default ()
+    text: str = ""
+    name: str = ""
+    shape: str = ""
+    items: Tuple["Value", ...] = ()
+    fields: Tuple[Tuple[str, "Value"], ...] = ()
 
     def field(self, name: str) -> Optional["Value"]:
         for key, value in self.fields:
@@ -279,18 +262,15 @@ def parse_prefix(text: str, pos: int = 0) -> Optional[Tuple[Value, int]]:
 
 def parse_struct_head(text: str, name: str, stop_at: Tuple[str, ...] = ()) -> Optional[Dict[str, Value]]:
     """Fields of ``name { f: v, ... }`` parsed one by one until the text stops parsing, or
-    until a field named in ``stop_at`` (left unparsed: a 2 KB backtrace costs ~0.4 ms).
+    until a field named in ``stop_at`` (left unparsed: a backtrace can be kilobytes long).
 
     ``WithBacktrace { inner: X, backtrace: Backtrace [...] }`` may be cut short or carry a
     backtrace in a format this parser does not know; the fields before that still count.
     """
-    rest = text.lstrip()  # whitespace, name, whitespace, "{": no pattern to compile per name
-    if not rest.startswith(name):
+    m = re.match(r"\s*" + re.escape(name) + r"\s*\{", text)
+    if not m:
         return None
-    after = rest[len(name) :].lstrip()
-    if not after.startswith("{"):
-        return None
-    p = _Parser(text, len(text) - len(after) + 1)
+    p = _Parser(text, m.end())
     out: Dict[str, Value] = {}
     try:
         while not p.at("}"):

@@ -7,12 +7,10 @@ are read from the record's JSONL line the first time one is asked for.
 
 from __future__ import annotations
 
-import _thread  # its locks without importing threading (~0.7 ms)
+import threading
 from collections.abc import Mapping
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, Dict, Iterator
+from typing import Any, Callable, Dict, Iterator
 
 from errhint._lazyre import LazyPattern
 
@@ -63,20 +61,13 @@ FIELDS: Dict[str, Any] = {
 _SNAKE_PART = LazyPattern(r"(?<!^)([A-Z])")
 
 
+_UNDERSCORE_BEFORE = LazyPattern(r"_([a-z0-9])")
+
+
 def to_camel(name: str) -> str:
     """``error_type`` -> ``errorType``: an underscore before a lower-case letter or digit goes,
     and that character is upper-cased (other underscores stay)."""
-    if "_" not in name:
-        return name
-    parts = name.split("_")
-    out = [parts[0]]
-    for part in parts[1:]:
-        head = part[:1]
-        if head and ("a" <= head <= "z" or "0" <= head <= "9"):
-            out.append(head.upper() + part[1:])
-        else:
-            out.append("_" + part)
-    return "".join(out)
+    return _UNDERSCORE_BEFORE.sub(lambda m: m.group(1).upper(), name)
 
 
 def to_snake(name: str) -> str:
@@ -127,7 +118,7 @@ class _Nested:
         return f"{type(self).__name__}({dict(self._data)!r})"
 
     def to_dict(self) -> Dict[str, Any]:
-        import copy  # ~1 ms with weakref: only a caller asking for a copy pays it
+        import copy  # only a caller asking for a copy imports it
 
         return copy.deepcopy(dict(self._data))
 
@@ -145,7 +136,7 @@ class RecordView:
         object.__setattr__(self, "_known", dict(known))
         object.__setattr__(self, "_load", load)
         object.__setattr__(self, "_full", None)
-        object.__setattr__(self, "_lock", _thread.allocate_lock())
+        object.__setattr__(self, "_lock", threading.Lock())
 
     @classmethod
     def from_dict(cls, record: Mapping[str, Any]) -> "RecordView":

@@ -1,5 +1,5 @@
-"""Builder side of issue 8: CUDA result codes read from (fake) cudarc bindings, and the
-dependency source list."""
+"""The dependency crates in the builder: CUDA result codes read from (fake) cudarc bindings,
+and the dependency source list."""
 
 from __future__ import annotations
 

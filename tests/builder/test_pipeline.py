@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from builder import main
-from errhint.index import read_index
+from errhint.indexfile import read_index
 from errhint.schema import Manifest, RecordLine
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,8 @@ import regex
 
 from builder.gates import Gates, load_negatives
 from builder.template import parse_format, synthesize
-from errhint.index import LoadedIndex, read_index
+from errhint.indexfile import read_index
+from errhint.loaded_index import LoadedIndex
 from errhint.schema import Manifest, RecordLine
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -158,8 +158,3 @@ def test_print_notes_colour_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> 
         assert "\x1b[" not in buf.getvalue()
     finally:
         config.reset()
-
-
-def test_marker_matches_render() -> None:
-    render = pytest.importorskip("errhint.render")
-    assert getattr(render, "NOTE_MARKER", _notes.NOTE_MARKER) == _notes.NOTE_MARKER

@@ -40,10 +40,3 @@ def test_entry_points_of_one_group_across_distributions(tmp_path: Path, monkeypa
         monkeypatch.undo()
         distinfo.clear()
 
-
-@given(st.text(alphabet="ab1._-Z\n", max_size=10), st.sampled_from([".dist-info", ".egg-info", ".dist-inf", "-info", ""]))
-def test_folder_names_read_as_the_regex_reads_them(stem: str, suffix: str) -> None:
-    name = stem + suffix
-    m = re.match(r"^(?P<name>[A-Za-z0-9_.]+?)-(?P<version>[^-]+?)\.(?:dist|egg)-info$", name)
-    expected = (m.group("name"), m.group("version")) if m and not name.endswith("\n") else None
-    assert distinfo._dist_folder(name) == expected

@@ -17,7 +17,8 @@ from typing import Any, Callable, Dict, List
 import pytest
 
 from engine_support import BURN, CANDLE, SAFETENSORS, engine_dataset, fixture_records, record, records  # noqa: F401
-from errhint import engine, index
+from errhint import dataset as dataset_module
+from errhint import bindings, engine, indexfile, loaded_index, regexrun
 from errhint.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,9 +96,9 @@ def test_another_bindings_variant_template_is_not_used(engine_dataset, monkeypat
     from errhint import rank
 
     text = 'Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })'
-    monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"candle"}))
+    monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"candle"}))
     assert all(m.record.repo != BURN for m in engine.lookup(ValueError(text)))
-    monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"pyburn"}))
+    monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"pyburn"}))
     top = engine.lookup(ValueError(text))[0]  # burn's Io variant is plausible for a pyburn user
     assert top.record.repo == BURN and top.message == "IO error: No such file or directory (os error 2)"
 
@@ -110,7 +111,7 @@ def test_another_bindings_records_are_not_searched(monkeypatch: pytest.MonkeyPat
 
     candle = record(CANDLE, "unsupported dtype {0:?} for op {1}", r"unsupported dtype (?P<f0>.+?) for op (?P<f1>[^\n]+)")
     burn = record(BURN, "unsupported dtype {other}", r"unsupported dtype (?P<other>[^\n]+)", site_kind="string_error")
-    engine.use(engine.Dataset([index.LoadedIndex(index.build_index([candle, burn]))], families={}))
+    engine.use(engine.Dataset([loaded_index.LoadedIndex(indexfile.build_index([candle, burn]))], families={}))
     try:
         text = "unsupported dtype I64 for op matmul"
 
@@ -118,11 +119,11 @@ def test_another_bindings_records_are_not_searched(monkeypatch: pytest.MonkeyPat
             got = engine.explain(text, exc_type="ValueError", min_score=0.0)
             return [m.record.id for m in got] + [i for m in got for i in m.also]
 
-        monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset())
+        monkeypatch.setattr(bindings, "loaded", lambda: frozenset())
         assert seen() == [candle["id"], burn["id"]]  # unknown origin: burn's reading is kept, ranked below
-        monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"candle"}))
+        monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"candle"}))
         assert seen() == [candle["id"]]
-        monkeypatch.setattr(rank, "loaded_bindings", lambda: frozenset({"pyburn"}))
+        monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"pyburn"}))
         assert seen() == [burn["id"]]
     finally:
         engine.reset()
@@ -133,7 +134,7 @@ def test_partial_matches_are_weighed_by_the_literal_text_they_explain(monkeypatc
     generic = record("gfx-rs/wgpu", "{0} is invalid", r"(?m)^(?P<f0>[^\n]+?) is invalid", site_kind="error_variant")
     behind = record("gfx-rs/wgpu", "{0} is not valid", r"(?<=(?:^|\n)(?P<f0>[^\n]{1,1024}?)) is invalid", site_kind="error_variant")
     code = record("coreylowman/cudarc", "CUDA_ERROR_INVALID_IMAGE", r"\bCUDA_ERROR_INVALID_IMAGE\b", site_kind="error_code")
-    engine.use(engine.Dataset([index.LoadedIndex(index.build_index([generic, behind, code]))], families={}))
+    engine.use(engine.Dataset([loaded_index.LoadedIndex(indexfile.build_index([generic, behind, code]))], families={}))
     try:
         got = engine.explain('DriverError(CUDA_ERROR_INVALID_IMAGE, "device kernel image is invalid")', min_score=0.0)
         assert [m.record.repo for m in got][:1] == ["coreylowman/cudarc"]
@@ -261,7 +262,7 @@ def test_lookup_never_raises(engine_dataset, monkeypatch: pytest.MonkeyPatch) ->
             raise RuntimeError("boom")
 
     assert engine.lookup(Broken()) == []
-    monkeypatch.setattr(engine, "_match_items", lambda *a: (_ for _ in ()).throw(RuntimeError("matching failed")))
+    monkeypatch.setattr(engine, "match_items", lambda *a: (_ for _ in ()).throw(RuntimeError("matching failed")))
     assert engine.lookup(ValueError("x")) == []
     assert engine.explain("x") == []
     monkeypatch.setenv("ERRHINT_DEBUG", "1")
@@ -273,7 +274,7 @@ def test_a_dataset_that_cannot_load_raises_dataset_error(monkeypatch: pytest.Mon
     """Not [] (nobody would learn why no hint came): the hooks contain the error and say so."""
     from errhint.data import DatasetError
 
-    monkeypatch.setattr(engine, "load", lambda paths=(): (_ for _ in ()).throw(RuntimeError("load failed")))
+    monkeypatch.setattr(dataset_module, "load", lambda paths=(): (_ for _ in ()).throw(RuntimeError("load failed")))
     with pytest.raises(DatasetError, match="load failed"):
         engine.lookup(ValueError("x"))
     with pytest.raises(DatasetError, match="load failed"):
@@ -300,14 +301,14 @@ def test_malformed_user_dataset_is_named_and_a_fixed_one_loads(tmp_path: Path, m
 
 def test_threads_share_one_load(monkeypatch: pytest.MonkeyPatch, clean_errhint: None) -> None:
     calls = []
-    built = engine.Dataset([index.LoadedIndex(index.build_index(fixture_records()))], families={})
+    built = engine.Dataset([loaded_index.LoadedIndex(indexfile.build_index(fixture_records()))], families={})
 
     def slow_load(paths: Any = ()) -> engine.Dataset:
         calls.append(1)
         threading.Event().wait(0.05)
         return built
 
-    monkeypatch.setattr(engine, "load", slow_load)
+    monkeypatch.setattr(dataset_module, "load", slow_load)
     results: List[List[str]] = []
     threads = [threading.Thread(target=lambda: results.append(ids(engine.lookup(ValueError("NotCompiledWithCudaSupport"))))) for _ in range(6)]
     for t in threads:
@@ -327,7 +328,7 @@ def test_user_dataset_replaces_shipped_record_by_id(tmp_path: Path, monkeypatch:
     for line in lines:
         locations.append((0, offset, len(line.encode())))
         offset += len(line.encode())
-    monkeypatch.setattr(data, "shipped_index", lambda: index.build_index(shipped, files=["records/t.jsonl"], locations=locations))
+    monkeypatch.setattr(data, "shipped_index", lambda: indexfile.build_index(shipped, files=["records/t.jsonl"], locations=locations))
     monkeypatch.setattr(data, "read_shipped_line", lambda f, o, n: json.loads(blob[o : o + n]))
     target = next(r for r in shipped if r["errorMessage"].startswith("the candle crate"))
     override = dict(target, documentation="Overridden by the user dataset.", messagePattern=r"the candle crate has not been built with cuda support")
@@ -490,7 +491,7 @@ def _write_package(root: Path, recs: List[Dict[str, Any]]) -> None:
         locations.append((0, offset, len(line.encode())))
         offset += len(line.encode())
     (pkg / "records" / "t.jsonl").write_text("".join(lines))
-    idx = index.build_index(recs, files=["records/t.jsonl"], locations=locations, dataset_version="t")
+    idx = indexfile.build_index(recs, files=["records/t.jsonl"], locations=locations, dataset_version="t")
     (pkg / "index.json").write_text(json.dumps(idx, separators=(",", ":")))
     (pkg / "families.json").write_text(json.dumps({"families": {}}))
     (pkg / "manifest.json").write_text(json.dumps({"datasetVersion": "t", "schemaVersion": 2, "files": {}}))
@@ -563,7 +564,7 @@ def test_key_error_message_matches_its_record(clean_errhint: None) -> None:
 
 
 def _use(recs: List[Dict[str, Any]]) -> None:
-    engine.use(engine.Dataset([index.LoadedIndex(index.build_index(recs))], families={}))
+    engine.use(engine.Dataset([loaded_index.LoadedIndex(indexfile.build_index(recs))], families={}))
 
 
 def test_a_specialised_construction_needs_the_debug_fields_it_fixes() -> None:
@@ -605,9 +606,9 @@ def test_a_user_record_of_the_same_headline_is_the_one_shown() -> None:
     """Two records fully matching one message are one hint; a user dataset's record wins it."""
     shipped = record(CANDLE, "unsupported dtype {0:?} for op {1}", r"unsupported dtype (?P<f0>.+?) for op (?P<f1>[^\n]+)")
     mine = record(CANDLE, "unsupported dtype {} for op matmul", r"unsupported dtype (?P<d>\S+) for op matmul", id="00000000000000cc")
-    user_ix = index.LoadedIndex(index.build_index([mine]))
-    shipped_ix = index.LoadedIndex(index.build_index([shipped]))
-    engine.use(engine.Dataset([user_ix, shipped_ix], families={}, user=[True, False]))
+    user_ix = loaded_index.LoadedIndex(indexfile.build_index([mine]), user=True)
+    shipped_ix = loaded_index.LoadedIndex(indexfile.build_index([shipped]))
+    engine.use(engine.Dataset([user_ix, shipped_ix], families={}))
     try:
         got = engine.explain("unsupported dtype I64 for op matmul", min_score=0.0)
         assert [m.record.id for m in got] == ["00000000000000cc"] and got[0].also == (shipped["id"],)
@@ -621,8 +622,8 @@ def test_records_sharing_a_pattern_share_one_search(monkeypatch: pytest.MonkeyPa
     recs = [record(CANDLE, "unsupported dtype {} for op {}", pattern, file_path=f"candle-core/src/{name}.rs", id=f"{name:0>16}")
             for name in ("cpu", "cuda", "metal")]
     searched: List[str] = []
-    real = index.search
-    monkeypatch.setattr(index, "search", lambda p, text, *a, **k: searched.append(p) or real(p, text, *a, **k))
+    real = regexrun.search
+    monkeypatch.setattr(regexrun, "search", lambda p, text, *a, **k: searched.append(p) or real(p, text, *a, **k))
     _use(recs)
     try:
         got = engine.explain("unsupported dtype I64 for op matmul", exc_type="ValueError", min_score=0.0)

@@ -22,7 +22,7 @@ import pytest
 
 from engine_support import installed_candle_dataset
 from hooks_support import install_from_threads
-from errhint import engine, index
+from errhint import engine, regexrun
 
 MATCHING = 'WithBacktrace { inner: UnsupportedDTypeForOp(I64, "matmul"), backtrace: <disabled> }'
 
@@ -102,7 +102,7 @@ def _answer(text: str) -> List[Tuple[str, float, str]]:
 def test_warm_lookups_from_many_threads_match_one_thread(fixture_dataset: Any) -> None:
     expected = {text: _answer(text) for text in MESSAGES}
     assert expected[MATCHING] and not expected["list index out of range"]  # the mix has hits and misses
-    index._compiled.clear()  # the threads also race on compiling patterns
+    regexrun._compiled.clear()  # the threads also race on compiling patterns
     got: List[Tuple[str, Any]] = []
     errors: List[str] = []
     barrier = threading.Barrier(16)

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine_support import debug, installed_candle_dataset  # noqa: F401 (fixture)
-from errhint import engine
+from errhint import engine, matching, normalize
 from errhint.match import Match
 
 ExceptionGroup = getattr(builtins, "ExceptionGroup", None)
@@ -29,8 +29,9 @@ needs_groups = pytest.mark.skipif(ExceptionGroup is None, reason="ExceptionGroup
 
 MATCHING = 'WithBacktrace { inner: UnsupportedDTypeForOp(I64, "matmul"), backtrace: <disabled> }'
 """A message the fixture dataset explains (so the hint path, notes included, runs too)."""
-BOUND = 1.0
-"""Seconds one lookup may take on any of these objects (measured: a few ms; CI slack)."""
+BOUND = 5.0
+"""Seconds one lookup may take on any of these objects: far above what it takes on a loaded
+machine, far below what an unbounded walk of these graphs would."""
 
 
 @pytest.fixture(scope="module")
@@ -351,9 +352,15 @@ def test_guard_on_exception_with_base_exception_str_keeps_the_original(dataset: 
 
 
 @needs_groups
-def test_a_group_of_huge_debug_messages_is_bounded(dataset: engine.Dataset) -> None:
+def test_a_group_of_huge_debug_messages_stops_at_the_lookup_deadline(dataset: engine.Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``LOOKUP_DEADLINE`` a lookup takes no new member: with a clock that jumps a second
+    per reading, only the first of 16 huge members is read."""
     wide = "ShapeMismatchBinaryOp { " + "f: [1, 2], " * 6000 + "}"  # 66 KB, parsed to its end
     group = ExceptionGroup("huge", [ValueError(wide) for _ in range(16)])
-    start = time.perf_counter()
+    read: List[int] = []
+    real_candidates = normalize.candidates
+    monkeypatch.setattr(normalize, "candidates", lambda text, **kw: read.append(len(text)) or real_candidates(text, **kw))
+    ticks = iter(range(1, 10_000))
+    monkeypatch.setattr(matching.time, "perf_counter", lambda: float(next(ticks)))
     assert isinstance(engine.lookup(group), list)
-    assert time.perf_counter() - start < 0.5
+    assert len(read) == 1

@@ -15,7 +15,6 @@ import io
 import logging
 import sys
 import threading
-import time
 import tracemalloc
 import weakref
 from typing import Any, Callable, Iterator, List
@@ -23,14 +22,14 @@ from typing import Any, Callable, Iterator, List
 import pytest
 
 from engine_support import CANDLE, FAMILIES, fixture_records
-from errhint import engine, index
+from errhint import engine, indexfile, loaded_index
 
 MATCHING = 'WithBacktrace { inner: UnsupportedDTypeForOp(I64, "matmul"), backtrace: <disabled> }'
 
 
 @pytest.fixture
 def dataset() -> Iterator[engine.Dataset]:
-    ds = engine.Dataset([index.LoadedIndex(index.build_index(fixture_records()))], families=FAMILIES)
+    ds = engine.Dataset([loaded_index.LoadedIndex(indexfile.build_index(fixture_records()))], families=FAMILIES)
     ds.labels = lambda: {CANDLE: "0.4.2"}  # type: ignore[method-assign]
     engine.use(ds)
     yield ds
@@ -62,8 +61,8 @@ def _lookups(start: int, count: int) -> int:
     return hits
 
 
+@pytest.mark.slow
 def test_100k_lookups_do_not_grow_memory(dataset: engine.Dataset) -> None:
-    began = time.perf_counter()
     assert _lookups(0, 2_000) >= 1_000  # warm: every cache the records can fill is filled; most are hits
     gc.collect()
     blocks = sys.getallocatedblocks()
@@ -83,12 +82,10 @@ def test_100k_lookups_do_not_grow_memory(dataset: engine.Dataset) -> None:
         tracemalloc.stop()
     stats = after.compare_to(before, "lineno")
     byte_growth = sum(s.size_diff for s in stats)
-    elapsed = time.perf_counter() - began
 
     # A leak of one object per lookup would be 88,000 blocks, of 8 bytes per lookup 80 KB.
     assert block_growth < 2_000, block_growth
     assert byte_growth < 32 * 1024, "\n".join(str(s) for s in stats[:10])
-    assert elapsed < 30, f"100,000 lookups took {elapsed:.1f} s"
 
 
 def test_the_leak_detector_detects_a_leak(dataset: engine.Dataset, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,8 +1,9 @@
+"""The index: its file format (``indexfile``) and ``LoadedIndex``: prefilter, rows, records, variants."""
+
 from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any, Dict, List
 
 import pytest
@@ -10,90 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine_support import CANDLE, fixture_records, record, variant
-from errhint import index
-from errhint.index import (
-    LoadedIndex,
-    build_index,
-    choose_keys,
-    edge_keys,
-    index_files,
-    key_words,
-    literal_runs,
-    read_index,
-    required_literals,
-    text_tokens,
-)
-
-
-@pytest.mark.parametrize(
-    "pattern, expected",
-    [
-        (r"metal col2im1d (.+?) not implemented", [" not implemented", "metal col2im1d "]),
-        (r"shape mismatch in (?P<op>.+?), lhs: (?P<lhs>.+?), rhs: (?P<rhs>[^\n]+)", ["shape mismatch in ", ", lhs: ", ", rhs: "]),
-        (r"a\.b\(c\)\n", ["a.b(c)\n"]),
-        (r"colou?r value", ["r value", "colo"]),  # the optional u splits the run
-        (r"ab*c", ["a", "c"]),
-        (r"ab+c", ["ab", "c"]),
-        (r"x{0,2}yz{2}w", ["yz", "w"]),
-        (r"one [abc] two", [" two", "one "]),
-        (r"left|right", []),
-        (r"(?i)case blind", []),
-        (r"(?x) verbose", []),
-        (r"(?s)dotall keeps literals", ["dotall keeps literals"]),
-        (r"Can't aggregate \((?P<D>.+?)\)", ["Can't aggregate (", ")"]),
-        (r"\d+ items", [" items"]),
-        (r"(?:opt tail)? fixed", [" fixed"]),
-    ],
-)
-def test_required_literals(pattern: str, expected: List[str]) -> None:
-    assert required_literals(pattern) == sorted(expected, key=lambda r: (-len(r), r))
-
-
-def test_required_literals_are_in_every_match() -> None:
-    for rec in fixture_records():
-        pattern = rec["messagePattern"]
-        lits = required_literals(pattern)
-        example = re.sub(r"\{[^{}]*\}", "VALUE", rec["errorMessage"])
-        m = re.search(pattern, example, re.DOTALL)
-        if m:
-            assert all(lit in example for lit in lits), (pattern, lits)
-
-
-def test_literal_runs_know_what_bounds_each_run() -> None:
-    assert literal_runs(r"metal col2im1d (.+?) not implemented") == (
-        ["metal col2im1d ", " not implemented"], [True, False], [False, True])
-    assert literal_runs(r"(?P<x>.+?) for op matmul") == ([" for op matmul"], [False], [True])
-    assert literal_runs(r"a?bc def") == (["bc def"], [False], [True])  # 'a' may precede 'bc'
-    assert literal_runs(r"abc+") == (["abc"], [True], [False])
-    assert literal_runs(r"shape (?P<a>.+?)\.(?: tail)?") == (["shape ", "."], [True, False], [False, False])
-    # explicit word boundaries bound a run as the pattern's own edges do
-    assert literal_runs(r"\bCUDA_ERROR_OUT_OF_MEMORY\b") == (["CUDA_ERROR_OUT_OF_MEMORY"], [True], [True])
-    assert literal_runs(r"(?<![A-Za-z0-9_])HeaderTooSmall(?![A-Za-z0-9_])") == (["HeaderTooSmall"], [True], [True])
-    assert literal_runs(r"(?m)^(?P<a>[^\n]+?) x(?P<b>.+)$") == ([" x"], [False], [False])
-    assert literal_runs(r"(?m)^head (?P<a>.+)") == (["head "], [True], [False])
-
-
-def test_key_words_and_edge_keys() -> None:
-    # the pattern's own start and end bound a word; a group next to a run does not
-    assert key_words(literal_runs(r"metal col2im1d (.+?) not implemented")) == [
-        "metal", "col2im1d", "metal col2im1d", "not", "implemented", "not implemented"]
-    # 'op' is shorter than a token, so 'for matmul' is a pair, as in the text's token list
-    assert key_words(literal_runs(r"(?P<op>.+?) for op matmul")) == ["for", "matmul", "for matmul"]
-    assert key_words(literal_runs(r"(?P<a>.+?)shape mismatch in (?P<op>.+)")) == ["mismatch"]
-    assert edge_keys(literal_runs(r"(?P<a>.+?)Overflow detected(?P<b>.+)")) == ["*Overflow", "detected*"]
-    assert edge_keys(literal_runs(r"(?P<a>.+?)Overflow(?P<b>.+)")) == []
-    assert edge_keys(literal_runs(r"Overflow detected")) == []  # both words are keys already
-    assert key_words(literal_runs(r"\bCUBLAS_STATUS_ALLOC_FAILED\b")) == ["CUBLAS_STATUS_ALLOC_FAILED"]
-    assert key_words(literal_runs(r"(?P<a>.+?)\bOverflow\b(?P<b>.+)")) == ["Overflow"]
-
-
-def test_keys_prefer_rare_words() -> None:
-    pats = [r"shape mismatch in matmul (?P<a>.+)", r"shape mismatch in cat (?P<a>.+)", r"(?P<a>.+?)a shape mismatch in(?P<b>.+)"]
-    keys = choose_keys([literal_runs(p) for p in pats])
-    assert keys[0] == "mismatch matmul" and keys[1] == "mismatch cat"  # rarest; the pair beats the word on length
-    assert keys[2] == "shape mismatch"  # 'mismatch' is in all three, the pair only here
-    assert choose_keys([literal_runs(r"(?P<a>.+?)Overflow(?P<b>.+)")]) == [None]
-    assert choose_keys([literal_runs(r"(?P<a>.+?)Overflow detected(?P<b>.+)")])[0] in ("*Overflow", "detected*")
+from errhint import indexfile, keys, loaded_index
+from errhint.indexfile import build_index, index_files, read_index
+from errhint.keys import choose_keys, text_tokens
+from errhint.literals import literal_runs
+from errhint.loaded_index import LoadedIndex
 
 
 def test_build_index_format_and_determinism() -> None:
@@ -106,10 +28,10 @@ def test_build_index_format_and_determinism() -> None:
     assert a["format"] == 6 and a["datasetVersion"] == "dv" and "inline" not in a and a["count"] == len(recs)
     assert isinstance(a["rows"], str) and a["rows"].count("\n") == len(recs) - 1  # decoded only when selected
     row = LoadedIndex(a).row(0)
-    assert row[:index.LITERALS] == [recs[0]["id"], 0, 0, 10] and len(row) == 5  # who, where, literals
+    assert row[:indexfile.LITERALS] == [recs[0]["id"], 0, 0, 10] and len(row) == 5  # who, where, literals
     assert a["repoLabels"]["huggingface/candle"] == sorted(["0.4.2", "0.6.0", "0.8.0", "0.9.1", "0.11.0"])
-    key = index.choose_keys([literal_runs(r["messagePattern"]) for r in recs])[0]
-    kind, bucket = index.key_bucket(key)
+    key = choose_keys([literal_runs(r["messagePattern"]) for r in recs])[0]
+    kind, bucket = keys.key_bucket(key)
     columns = a["keys"][kind]  # two strings per first character of the keys
     assert all(isinstance(v, str) for col in columns.values() for v in col.values())
     assert set(columns["words"]) == set(columns["rows"]) and bucket[0] in columns["words"]
@@ -132,11 +54,11 @@ def test_index_files_round_trip_and_keep_the_tables_apart_from_the_rows() -> Non
     recs = fixture_records()
     built = build_index(recs, files=["records/a.jsonl"], locations=[(0, i, 1) for i in range(len(recs))])
     files = index_files(built)
-    assert set(files) == {index.INDEX_FILE, index.ROWS_FILE, index.VARIANTS_FILE}
-    tables = json.loads(files[index.INDEX_FILE])
+    assert set(files) == {indexfile.INDEX_FILE, indexfile.ROWS_FILE, indexfile.VARIANTS_FILE}
+    tables = json.loads(files[indexfile.INDEX_FILE])
     assert "rows" not in tables and "variants" not in tables  # the tables file holds no row and no template
-    assert files[index.ROWS_FILE].decode().splitlines() == built["rows"].split("\n")
-    assert files[index.VARIANTS_FILE].decode().rstrip("\n") == built["variants"]
+    assert files[indexfile.ROWS_FILE].decode().splitlines() == built["rows"].split("\n")
+    assert files[indexfile.VARIANTS_FILE].decode().rstrip("\n") == built["variants"]
     assert all(b < 128 for blob in files.values() for b in blob)  # ASCII: decodes narrow
     again = read_index(files.__getitem__)
     assert again == json.loads(json.dumps(built))
@@ -147,7 +69,7 @@ def test_index_files_round_trip_and_keep_the_tables_apart_from_the_rows() -> Non
 
 def test_an_empty_index_and_broken_rows() -> None:
     empty = build_index([])
-    assert index_files(empty)[index.ROWS_FILE] == b"" and len(LoadedIndex(read_index(index_files(empty).__getitem__))) == 0
+    assert index_files(empty)[indexfile.ROWS_FILE] == b"" and len(LoadedIndex(read_index(index_files(empty).__getitem__))) == 0
     assert LoadedIndex(empty).prefiltered("anything at all", text_tokens("anything at all")) == []
     recs = fixture_records()[:3]
     cut = dict(build_index(recs), rows="\n".join(build_index(recs)["rows"].split("\n")[:2]))
@@ -169,8 +91,8 @@ def test_rows_keep_short_literals_and_meta_comes_from_the_record() -> None:
     ]
     data = build_index(recs)
     rows = [json.loads(r) for r in data["rows"].split("\n")]
-    assert len(rows[0][index.LITERALS]) == index.MAX_LITERALS
-    assert all(len(lit) <= index.MAX_LITERAL_LEN for lit in rows[0][index.LITERALS])
+    assert len(rows[0][indexfile.LITERALS]) == indexfile.MAX_LITERALS
+    assert all(len(lit) <= indexfile.MAX_LITERAL_LEN for lit in rows[0][indexfile.LITERALS])
     ix = LoadedIndex(data)
     assert ix.literal_chars(0) == len("a" + long + " ") + len(" second run ") + len(" third ") + len(" fourth")
     meta = ix.meta(1)
@@ -192,7 +114,7 @@ def test_build_index_inline_and_location_checks() -> None:
     recs = fixture_records()[:3]
     inline = build_index(recs)
     row = json.loads(inline["rows"].split("\n")[2])
-    assert inline["inline"] == recs and row[index.FILE] == -1 and row[index.OFFSET] == 2
+    assert inline["inline"] == recs and row[indexfile.FILE] == -1 and row[indexfile.OFFSET] == 2
     assert LoadedIndex(inline).pattern(2) == recs[2]["messagePattern"]
     with pytest.raises(ValueError):
         build_index(recs, locations=[(0, 0, 1)])
@@ -200,11 +122,6 @@ def test_build_index_inline_and_location_checks() -> None:
 
 def _loaded(recs: List[Dict[str, Any]]) -> LoadedIndex:
     return LoadedIndex(build_index(recs))
-
-
-def test_text_tokens_have_words_and_pairs() -> None:
-    assert text_tokens("shape mismatch in matmul, lhs: [2]") == {
-        "shape", "mismatch", "matmul", "lhs", "shape mismatch", "mismatch matmul", "matmul lhs"}
 
 
 def test_prefilter_selects_by_key_and_literals() -> None:
@@ -224,7 +141,7 @@ def test_prefilter_edge_keys_and_scan_list() -> None:
         record("a/b", "Overflow", r"Overflow"),
     ]
     ix = _loaded(recs)
-    keys = index.choose_keys([literal_runs(r["messagePattern"]) for r in recs])
+    keys = choose_keys([literal_runs(r["messagePattern"]) for r in recs])
     assert keys == ["Overflow detected", None, "Overflow"] and ix.scan == [1]
     assert ix.prefiltered("x Overflow detected y", text_tokens("x Overflow detected y")) == [0, 2]
     assert ix.prefiltered("xUnderflowy", text_tokens("xUnderflowy")) == [1]
@@ -260,21 +177,6 @@ def test_extra_variants_without_records() -> None:
     ix = LoadedIndex(build_index(fixture_records()[:2], variants=extra))
     info = ix.variants("SafeTensor")[0]
     assert info.transparent and info.repo == "huggingface/candle" and ix.variant_rows("SafeTensor") == []
-
-
-def test_bracket_aware_groups() -> None:
-    pattern = r"divisible by block size (?P<shape>.+?) (?P<n>[^\n]+)"
-    text = "divisible by block size [2, 3] 32"
-    assert index.search(pattern, text).group("shape") == "[2,"
-    fixed = index.search(index.bracket_aware(pattern), text)
-    assert fixed.group("shape") == "[2, 3]" and fixed.group("n") == "32"
-    assert index.search(index.bracket_aware(r"a (?P<x>.+?) b"), "a (1, [2]) b").group("x") == "(1, [2])"
-    pruned = r"block size (?P<shape>[^\n]{1,1024}?) (*PRUNE)(?P<n>[^\n]+)"  # the builder's bounded form
-    assert index.search(pruned, text).group("shape") == "[2,"
-    assert index.search(index.bracket_aware(pruned), text).group("shape") == "[2, 3]"
-    assert index.balanced_value("[[1], (2, 3)]") and not index.balanced_value("[2,") and not index.balanced_value("(]")
-    # values without any bracket take the fast path; a lone closer still counts as unbalanced
-    assert index.balanced_value("I64") and index.balanced_value("") and not index.balanced_value("3}")
 
 
 def test_variant_lines_are_found_and_decoded_per_name() -> None:
@@ -317,87 +219,6 @@ def test_variants_table_and_labels() -> None:
     assert len(infos) == 1 and infos[0].fields[0] == ("lhs", True) and infos[0].shape == "struct"
     assert ix.variants("Nope") == []
     assert ix.labels("huggingface/candle") == sorted(["0.4.2", "0.6.0", "0.8.0", "0.9.1", "0.11.0"])
-
-
-def test_compile_is_cached_and_bad_patterns_are_none() -> None:
-    p = r"cached (?P<x>\w+) pattern"
-    assert index.compiled(p) is index.compiled(p)
-    assert index.compiled("(unclosed") is None
-    assert index.search("(unclosed", "text") is None
-
-
-def test_search_times_out_on_catastrophic_backtracking() -> None:
-    evil = r"(?:a+)+$"
-    text = "a" * 64 + "!"
-    start = time.perf_counter()
-    assert index.search(evil, text, timeout=0.02) is None
-    assert time.perf_counter() - start < 1.0
-
-
-class _SlowOnce:
-    """A compiled-pattern stand-in whose first search times out."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def search(self, text: str, timeout: float, concurrent: bool) -> str:
-        self.calls += 1
-        if self.calls == 1:
-            raise TimeoutError
-        return "match"
-
-
-def test_a_search_timed_out_while_descheduled_is_retried(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = iter([0.0, 0.001])  # the thread used 1 ms of CPU during a 50 ms timeout
-    monkeypatch.setattr(index.time, "thread_time", lambda: next(clock))
-    stub = _SlowOnce()
-    assert index._timed_search(stub, "text", 0.05) == "match" and stub.calls == 2
-
-
-def test_a_search_that_really_burns_cpu_is_not_retried(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = iter([0.0, 0.049])
-    monkeypatch.setattr(index.time, "thread_time", lambda: next(clock))
-    stub = _SlowOnce()
-    with pytest.raises(TimeoutError):
-        index._timed_search(stub, "text", 0.05)
-    assert stub.calls == 1
-
-
-def _in_budget(monkeypatch: pytest.MonkeyPatch, cpu: List[float], wall: List[float]) -> "tuple":
-    """``index.search`` of a stub that times out once, inside a budget, under fake clocks."""
-    stub = _SlowOnce()
-    monkeypatch.setitem(index._compiled, "stub-pattern", stub)
-    cpu_clock, wall_clock = iter(cpu), iter(wall)
-    monkeypatch.setattr(index.time, "thread_time", lambda: next(cpu_clock))
-    monkeypatch.setattr(index.time, "perf_counter", lambda: next(wall_clock))
-    with index.RegexBudget() as budget:
-        found = index.search("stub-pattern", "text", timeout=0.05)
-    return found, stub.calls, budget
-
-
-def test_in_a_budget_a_search_timed_out_while_descheduled_is_retried_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # budget start (cpu 0, wall 0); the search starts at wall 0; on the timeout the thread has
-    # used 1 ms of CPU in 50 ms of wall time: it was off the CPU, so the search runs again
-    found, calls, budget = _in_budget(monkeypatch, cpu=[0.0, 0.001], wall=[0.0, 0.0, 0.05])
-    assert found == "match" and calls == 2
-    assert budget.timed_out == set() and budget.left == index.LOOKUP_REGEX_BUDGET
-
-
-def test_in_a_budget_a_search_that_burns_cpu_is_not_retried(monkeypatch: pytest.MonkeyPatch) -> None:
-    found, calls, budget = _in_budget(monkeypatch, cpu=[0.0, 0.049], wall=[0.0, 0.0, 0.05, 0.05])
-    assert found is None and calls == 1
-    assert budget.timed_out == {"stub-pattern"} and budget.left == pytest.approx(index.LOOKUP_REGEX_BUDGET - 0.05)
-
-
-def test_in_a_budget_one_stretch_off_the_cpu_excuses_one_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    stub = _SlowOnce()
-    monkeypatch.setitem(index._compiled, "p1", stub)
-    monkeypatch.setitem(index._compiled, "p2", _SlowOnce())
-    with index.RegexBudget() as budget:
-        monkeypatch.setattr(budget, "off_cpu", lambda: 0.04)  # 40 ms off the CPU, once
-        assert index.search("p1", "text", timeout=0.05) == "match"  # excused: retried
-        assert index.search("p2", "text", timeout=0.05) is None  # the same stretch: not again
-    assert budget.timed_out == {"p2"} and budget.off_seen == 0.04
 
 
 # ---------------------------------------------------------------- property: no lost matches
@@ -470,7 +291,7 @@ def test_variant_field_types_reach_the_runtime_table() -> None:
 
 def test_unknown_variant_names_are_not_held_without_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     loaded = LoadedIndex(build_index(fixture_records()))
-    monkeypatch.setattr(index, "MAX_CACHED_MISSES", 8)
+    monkeypatch.setattr(loaded_index, "MAX_CACHED_MISSES", 8)
     for n in range(50):
         assert loaded.variants(f"NoSuchVariant{n}") == []
     assert loaded.variants("UnsupportedDTypeForOp")  # a known name is still decoded and kept

@@ -6,8 +6,9 @@ from typing import List, Sequence
 import pytest
 
 from engine_support import fixture_records
-from errhint import index, normalize
-from errhint.index import LoadedIndex, VariantInfo, build_index
+from errhint import normalize
+from errhint.indexfile import build_index
+from errhint.loaded_index import LoadedIndex, VariantInfo
 from errhint.normalize import Candidate, candidates
 
 TEXTS = Path(__file__).resolve().parents[1] / "fixtures" / "texts"

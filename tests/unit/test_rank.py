@@ -1,13 +1,11 @@
 from __future__ import annotations
 
-import re
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from errhint import rank
-from errhint.rank import BURN, CANDLE, Evidence, Hit, pick_label, score
+from errhint.bindings import BURN, CANDLE, WRAP_BURN
+from errhint.rank import Evidence, Hit, pick_label, score
 
 NONE = Evidence(labels={})
 
@@ -120,9 +118,9 @@ def test_pick_label(installed: str, labels: list, expected: str) -> None:
 
 def test_installed_labels_maps_bindings_to_repos() -> None:
     versions = {"candle-nn": "0.4.2", "pyburn": "0.1.7"}
-    labels = {CANDLE: ["0.4.2", "0.6.0"], BURN: ["v0.16.0", "v0.18.0", "v0.20.0"], rank.WRAP_BURN: ["v0.1.7"]}
+    labels = {CANDLE: ["0.4.2", "0.6.0"], BURN: ["v0.16.0", "v0.18.0", "v0.20.0"], WRAP_BURN: ["v0.1.7"]}
     got = rank.installed_labels(lambda repo: labels.get(repo, []), versions.get)
-    assert got == {CANDLE: "0.4.2", BURN: "v0.18.0", rank.WRAP_BURN: "v0.1.7"}
+    assert got == {CANDLE: "0.4.2", BURN: "v0.18.0", WRAP_BURN: "v0.1.7"}
     assert rank.installed_labels(lambda repo: labels.get(repo, []), lambda d: None) == {}
 
 
@@ -145,7 +143,3 @@ def test_generic_records_rank_below_specific_ones() -> None:
     assert rank.raw_score(specific, NONE) > rank.raw_score(generic, NONE)
     assert score(generic, NONE) >= 0.5  # still a credible hint on its own
 
-
-@given(st.text(alphabet="v0123456789.-rc\u0661", max_size=16))
-def test_version_key_takes_the_first_four_digit_runs(label: str) -> None:
-    assert rank._version_key(label) == tuple(int(p) for p in re.findall(r"\d+", label)[:4])

@@ -8,7 +8,8 @@ import pytest
 from engine_support import FAMILIES, fixture_records
 from errhint import render
 from errhint.match import Match
-from errhint.render import NOTE_MARKER, fill, render_match, render_notes
+from errhint.constants import NOTE_MARKER
+from errhint.render import fill, render_match, render_notes
 from errhint.view import RecordView
 
 

@@ -1,4 +1,4 @@
-"""Issue 8 on the shipped dataset: errors written by the crates underneath candle and burn
+"""The shipped dataset on errors written by the crates underneath candle and burn
 (cudarc, safetensors, cubecl, wgpu, the ONNX importers), alone and inside candle/burn's own
 messages.  A composite must give a match for each layer: what candle/burn was doing and what
 the dependency said.

@@ -73,22 +73,22 @@ def match_parent() -> argparse.ArgumentParser:
 
 
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
+    return _parsed(text, int, "an integer", lambda v: v >= 1, "at least 1")
 
 
 def _score(text: str) -> float:
+    return _parsed(text, float, "a number", lambda v: 0.0 <= v <= 1.0, "between 0 and 1")
+
+
+def _parsed(text: str, convert: Any, kind: str, valid: Any, bound: str) -> Any:
+    """``convert(text)`` when it gives a value ``valid`` accepts; else argparse's usage error
+    (``not <kind>`` or ``must be <bound>``)."""
     try:
-        value = float(text)
+        value = convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text!r}")
+        raise argparse.ArgumentTypeError(f"not {kind}: {text!r}") from None
+    if not valid(value):
+        raise argparse.ArgumentTypeError(f"must be {bound}: {text!r}")
     return value
 
 

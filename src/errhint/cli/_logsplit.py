@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterator, List, Optional, Sequence, Tuple
 
+from errhint.constants import NOTE_MARKER
+
 MAX_BLOCK_LINES = 500
 MAX_TEXT = 64 * 1024
 
@@ -44,7 +46,6 @@ _SKIP = (
 )
 _RUST_NOTE = re.compile(r"^\s*note: (?:run with `RUST_BACKTRACE|Some details are omitted)")
 _BACKTRACE_LINE = re.compile(r"^\s+(?:\d+: |at )")
-_NOTE_MARKER = "errhint:"
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def split(lines: Sequence[str], *, first_line: int = 1) -> Iterator[Block]:
         if not line.strip() or line.strip() in _SKIP or _RUST_NOTE.match(line):
             i += 1
             continue
-        if line.startswith(_NOTE_MARKER):
+        if line.startswith(NOTE_MARKER):
             i = _skip_indented(lines, i + 1, 0)
             continue
         for reader in (_traceback, _pytest, _panic, _burn, _debug):
@@ -222,7 +223,7 @@ def _message_end(lines: Sequence[str], j: int, indent: int) -> int:
     k = j + 1
     while k < len(lines) and k - j <= MAX_BLOCK_LINES:
         s = lines[k]
-        if _is_block_start(s) or s[indent:].startswith(_NOTE_MARKER):
+        if _is_block_start(s) or s[indent:].startswith(NOTE_MARKER):
             break
         if depth > 0:
             depth += _balance(s)

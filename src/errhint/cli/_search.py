@@ -4,7 +4,7 @@ Every query word must occur somewhere in the record (substring, case-insensitive
 ``dtyp`` finds ``dtype``); hits are then scored by where the words occur (a word in the
 message counts more than one in the documentation, a whole word more than part of one).
 Substring tests run in C over one lower-cased text per record, which keeps a query over
-10k records in the low milliseconds without a persistent index.
+10k records without a persistent index.
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Dict, List
 
 from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent
+from errhint.constants import NOTE_MARKER
 
-NOTE_MARKER = "errhint:"  # errhint.render.NOTE_MARKER; kept literal so the demo imports nothing heavy
 
 _PRELUDE = "import errhint\n\nerrhint.install()\n\n"
 

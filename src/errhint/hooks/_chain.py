@@ -14,16 +14,12 @@ from __future__ import annotations
 import functools
 import sys
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional
 
 from errhint.hooks._safe import contained
 
-if TYPE_CHECKING:  # pragma: no cover
-    Before = Callable[..., Any]
-if TYPE_CHECKING:  # pragma: no cover
-    After = Callable[..., None]
+Before = Callable[..., Any]
+After = Callable[..., None]
 
 
 def _enabled() -> bool:

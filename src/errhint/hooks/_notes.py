@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Iterator, List, Optional, TextIO
+from typing import Any, Iterator, List, Optional, TextIO
 
-NOTE_MARKER = "errhint:"
-"""First characters of every note errhint adds (``errhint.render.NOTE_MARKER``)."""
+from errhint.constants import NOTE_MARKER
+
 
 MARK_ATTR = "__errhint_seen__"
 NOTES_SHOWN = sys.version_info >= (3, 11)

@@ -1,7 +1,7 @@
 """Run a callback when a module is imported, without importing it now.
 
-Used by surfaces whose target module is costly to import (``multiprocessing`` adds about
-8 ms): if the module is loaded already the callback runs at once, otherwise a small
+Used by surfaces whose target module errhint must not import itself (a program that never
+imports ``threading`` or ``multiprocessing`` needs no hook for them): if the module is loaded already the callback runs at once, otherwise a small
 ``sys.meta_path`` finder wraps that one module's loader and runs the callback right after
 the module has executed, then removes itself.
 """
@@ -9,16 +9,13 @@ the module has executed, then removes itself.
 from __future__ import annotations
 
 import sys
-import _thread  # its locks without importing threading (~0.7 ms)
+import _thread  # not threading: install() must leave it for the program to import (the threads hook waits for it)
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional
 
 from errhint.hooks._safe import debug, report
 
-if TYPE_CHECKING:  # pragma: no cover
-    Callback = Callable[[Any], Any]
+Callback = Callable[[Any], Any]
 
 
 class _Loader:

@@ -9,16 +9,15 @@ line once per process), never on stdout, and never changes the exit status. With
 from __future__ import annotations
 
 import sys
-import _thread  # its locks without importing threading (~0.7 ms)
+import _thread  # not threading: install() must leave it for the program to import (the threads hook waits for it)
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Callable, Optional, Set, TypeVar
+from typing import Callable, Optional, Set, TypeVar
 
-if TYPE_CHECKING:  # pragma: no cover
-    T = TypeVar("T")
+from errhint.constants import NOTE_MARKER
 
-PREFIX = "errhint: internal error: "
+T = TypeVar("T")
+
+PREFIX = NOTE_MARKER + " internal error: "
 _MAX = 300
 
 _reported: Set[str] = set()

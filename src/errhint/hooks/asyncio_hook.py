@@ -14,9 +14,7 @@ that handler with ``install_loop(loop)``, which chains it and is undone by
 from __future__ import annotations
 
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, List
+from typing import Any, Dict, List
 
 from errhint.hooks import _notes, logging_hook
 from errhint.hooks._chain import Slot

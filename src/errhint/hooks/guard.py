@@ -12,21 +12,17 @@ import functools
 import inspect
 from types import TracebackType
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Callable, List, Optional, Type, TypeVar
+from typing import Any, Callable, List, Optional, Type, TypeVar
 
 from errhint.hooks import _notes
 from errhint.hooks._safe import contained
 
-if TYPE_CHECKING:  # pragma: no cover
-    F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., Any])
 
 PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit)
 """Never touched: they are how a program stops, not errors to explain."""
 
-if TYPE_CHECKING:  # pragma: no cover
-    OnMatch = Callable[[BaseException, List[Any]], Any]
+OnMatch = Callable[[BaseException, List[Any]], Any]
 
 
 def _is_control_flow(exc: BaseException) -> bool:

@@ -14,11 +14,9 @@ from __future__ import annotations
 import functools
 import importlib
 import sys
-import _thread  # its locks without importing threading (~0.7 ms)
+import _thread  # not threading: install() must leave it for the program to import (the threads hook waits for it)
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from errhint.hooks._postimport import Watch, when_imported
 from errhint.hooks._safe import contained
@@ -47,9 +45,9 @@ _MODULES: Dict[str, str] = {
 _TRIGGERS: Dict[str, str] = {
     "logging": "logging", "asyncio": "logging", "threads": "threading", "processes": "multiprocessing",
 }
-"""Surfaces installed only once their module is imported (``logging`` costs about 3 ms,
-``threading`` 0.7 ms; a program that never imports ``threading`` starts no ``Thread``, nor one
-without ``multiprocessing`` a child process)."""
+"""Surfaces installed only once their module is imported: a program that never imports
+``threading`` starts no ``Thread``, nor one without ``multiprocessing`` a child process, and
+errhint does not make every program pay for importing them."""
 
 _lock = _thread.RLock()
 _installed: List[str] = []

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional
 
 from errhint.hooks import _notes
 from errhint.hooks._chain import Slot

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import logging
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, List, Optional, Set
+from typing import Any, List, Optional, Set
 
 from errhint.hooks import _notes
 from errhint.hooks._chain import AccessorSlot

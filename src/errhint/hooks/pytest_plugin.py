@@ -16,9 +16,7 @@ show notes, the hints also go into an ``errhint`` report section.
 from __future__ import annotations
 
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Generator, List
+from typing import Any, Generator, List
 
 import pytest
 

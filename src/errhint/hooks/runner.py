@@ -17,9 +17,7 @@ import os
 import sys
 from types import TracebackType
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
 ENV_VAR = "ERRHINT_INSTALL"
 

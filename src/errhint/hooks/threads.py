@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import threading
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~2.5 ms
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, List
+from typing import Any, List
 
 from errhint.hooks._chain import Slot, hint_chained, print_after
 

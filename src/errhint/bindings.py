@@ -1,0 +1,80 @@
+"""The Python bindings errhint explains, in one table: their import names, distributions and
+the repositories whose errors they surface, and how a module name, a file path or a Rust
+source location points at one of them."""
+
+from __future__ import annotations
+
+import sys
+from functools import lru_cache
+from typing import Dict, FrozenSet, NamedTuple, Optional
+
+from errhint._lazyre import LazyPattern
+
+CANDLE = "huggingface/candle"
+BURN = "tracel-ai/burn"
+WRAP_BURN = "KwachOjunga/wrap-burn"
+
+
+class Binding(NamedTuple):
+    """One binding package."""
+
+    distribution: str
+    """What pip installs (``candle-nn``), to read its installed version."""
+    repos: Dict[str, Dict[str, str]]
+    """Repository it brings -> {binding version: that repository's version}; an empty
+    mapping means the repository shares the binding's versions."""
+
+
+BINDINGS: Dict[str, Binding] = {
+    "candle": Binding("candle-nn", {CANDLE: {}}),
+    "pyburn": Binding("pyburn", {BURN: {"0.1.7": "0.18.0"}, WRAP_BURN: {}}),
+}
+"""Import name -> binding. candle-pyo3 lives in the candle repository and shares its
+versions; pyburn 0.1.7 (wrap-burn) runs burn 0.18."""
+
+MODULES = tuple(BINDINGS)
+REPOS = frozenset(repo for binding in BINDINGS.values() for repo in binding.repos)
+
+_CRATE_PATH = LazyPattern(r"(?:^|/)(?P<crate>(?:candle|burn)[\w-]*?)-(?P<version>\d+\.\d+\.\d+)/")
+_CRATE_REPOS = (("candle", CANDLE), ("burn", BURN))
+"""Crate-name prefix -> the repository its crates come from (a cargo registry path names the crate)."""
+
+
+@lru_cache(maxsize=16)
+def repos_of(modules: FrozenSet[str]) -> FrozenSet[str]:
+    """The repositories the binding packages ``modules`` bring (unknown names give none)."""
+    return frozenset(repo for m in modules if m in BINDINGS for repo in BINDINGS[m].repos)
+
+
+def loaded() -> FrozenSet[str]:
+    """The binding packages this process has imported."""
+    return frozenset(name for name in BINDINGS if name in sys.modules)
+
+
+def of_module(module_name: object) -> Optional[str]:
+    """The binding package a module name belongs to (``candle.nn`` -> ``candle``), or None."""
+    if not isinstance(module_name, str):  # a class may set __module__ to anything
+        return None
+    top = module_name.split(".", 1)[0]
+    return top if top in BINDINGS else None
+
+
+def of_path(path: str) -> Optional[str]:
+    """The binding package a traceback's file path lies in (``.../candle/__init__.py``), or None."""
+    norm = path.replace("\\", "/")
+    for name in MODULES:
+        if f"/{name}/" in norm or norm.startswith(f"{name}/"):
+            return name
+    return None
+
+
+def repo_of_location(location: Optional[str]) -> Optional[str]:
+    """The repository of a Rust source location in a cargo registry path
+    (``.../candle-core-0.4.2/src/shape.rs:12:5`` -> ``huggingface/candle``), or None."""
+    if not location:
+        return None
+    m = _CRATE_PATH.search(location.replace("\\", "/"))
+    if not m:
+        return None
+    crate = m.group("crate")
+    return next(repo for prefix, repo in _CRATE_REPOS if crate.startswith(prefix))
