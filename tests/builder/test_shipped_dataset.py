@@ -109,8 +109,11 @@ def test_families(records):
 
 def test_every_mined_record_carries_its_own_text(records):
     for r in records:
-        assert r["documentation"].strip() and r["triggerScenarios"].strip() and r["exampleFix"].strip(), r["id"]
-        assert r["solutions"] and all(s.strip() for s in r["solutions"]), r["id"]
+        assert r["documentation"].strip() and r["triggerScenarios"].strip(), r["id"]
+        # Issue 15: a template with no specific, verified remedy keeps solutions == [] and
+        # exampleFix == "" (curation/sites); what is there must not be blank.
+        assert isinstance(r["exampleFix"], str), r["id"]
+        assert all(isinstance(s, str) and s.strip() for s in r["solutions"]), r["id"]
         if r.get("siteKind"):
             assert r["sourceCode"] is None
             assert r["githubUrl"].startswith(f"https://github.com/{r['repo']}/blob/{r['analyzedSha']}/{r['filePath']}#L")
