@@ -268,6 +268,8 @@ def child_env(*, shipped: bool = False, **extra: str) -> Dict[str, str]:
     comes first on the path), so only ``ERRHINT_DATA``/``--data`` records count.
     """
     env = {k: v for k, v in os.environ.items() if not k.startswith("ERRHINT") and k not in ("NO_COLOR", "FORCE_COLOR")}
+    if os.environ.get("ERRHINT_CACHE_DIR"):  # the test run's private dataset cache
+        env["ERRHINT_CACHE_DIR"] = os.environ["ERRHINT_CACHE_DIR"]
     first = [] if shipped else [NO_SHIPPED_ROOT]
     env["PYTHONPATH"] = os.pathsep.join(first + [str(ROOT / "src"), str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])
     env["PYTHONDONTWRITEBYTECODE"] = "1"

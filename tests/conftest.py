@@ -19,6 +19,18 @@ for _path in (str(Path(__file__).resolve().parent), str(ROOT)):
         sys.path.insert(0, _path)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_dataset_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """User datasets are cached under ERRHINT_CACHE_DIR: a fresh folder for the test run."""
+    old = os.environ.get("ERRHINT_CACHE_DIR")
+    os.environ["ERRHINT_CACHE_DIR"] = str(tmp_path_factory.mktemp("errhint-cache"))
+    yield
+    if old is None:
+        os.environ.pop("ERRHINT_CACHE_DIR", None)
+    else:
+        os.environ["ERRHINT_CACHE_DIR"] = old
+
+
 @pytest.fixture
 def make_record() -> Callable[..., Dict[str, Any]]:
     """A valid camelCase record dict (schemaVersion 2); keyword args override fields."""

@@ -175,15 +175,8 @@ def shipped_sources() -> List[Tuple[str, bytes]]:
 
 
 def _expand(path: PathLike) -> List[str]:
-    """A file stands for itself; a folder for the ``*.jsonl`` files inside it, sorted."""
-    p = os.fspath(path)
-    if os.path.isdir(p):
-        return sorted(
-            os.path.join(p, n) for n in os.listdir(p) if n.endswith(".jsonl") and os.path.isfile(os.path.join(p, n))
-        )
-    if not os.path.exists(p):
-        raise DatasetError("no such file or directory", file=p)
-    return [p]
+    """A file stands for itself; a folder for the ``*.jsonl`` files under it (``jsonl_files``)."""
+    return [f for f in jsonl_files(path) if os.path.isfile(f)]
 
 
 def env_paths() -> List[str]:
@@ -278,8 +271,27 @@ def validate(name: str, lineno: int, obj: Dict[str, Any], *, trusted: bool = Fal
         raise DatasetError(reason + extra, file=name, line=lineno, record_id=rid, field=field[len("field "):]) from None
 
 
+def jsonl_files(path: PathLike) -> List[str]:
+    """The ``*.jsonl`` files a path stands for: itself, or every one under a folder, at any
+    depth, sorted. Raises DatasetError for a path that does not exist."""
+    p = os.fspath(path)
+    if os.path.isdir(p):
+        found = []
+        for root, dirs, names in os.walk(p):
+            dirs.sort()
+            found.extend(os.path.join(root, n) for n in sorted(names) if n.endswith(".jsonl"))
+        return found
+    if not os.path.exists(p):
+        raise DatasetError("no such file or directory", file=p)
+    return [p]
+
+
 def problems(paths: Sequence[PathLike]) -> List[DatasetError]:
-    """Every problem in the given files (for ``errhint validate``), not just the first."""
+    """Every problem in the given files or folders (for ``errhint validate``), not just the
+    first: each bad line, each failing field of each record, duplicate ids, paths that do not
+    exist and files that cannot be read."""
+    import json
+
     from pydantic import ValidationError
 
     from errhint.schema import Record, describe_errors
@@ -288,19 +300,34 @@ def problems(paths: Sequence[PathLike]) -> List[DatasetError]:
     seen: Dict[str, str] = {}
     for p in paths:
         try:
-            sources = _read_paths([p])
+            files = jsonl_files(p)
         except DatasetError as exc:
             out.append(exc)
             continue
-        for name, data in sources:
-            lines = iter(iter_lines(name, data))
-            while True:
+        if not files:
+            out.append(DatasetError("no *.jsonl file in this folder", file=os.fspath(p)))
+        for name in files:
+            try:
+                with open(name, "rb") as fh:
+                    raw = fh.read()
+            except OSError as exc:
+                out.append(DatasetError(f"cannot read: {exc.strerror or exc}", file=name))
+                continue
+            for lineno, line in enumerate(raw.split(b"\n"), start=1):
+                if not line.strip():
+                    continue
                 try:
-                    lineno, obj = next(lines)
-                except StopIteration:
-                    break
-                except DatasetError as exc:
-                    out.append(exc)
+                    obj = json.loads(line)
+                except (ValueError, UnicodeDecodeError) as exc:
+                    out.append(DatasetError(f"not valid JSON: {exc}", file=name, line=lineno))
+                    continue
+                if isinstance(obj, dict) and "record" in obj:
+                    obj = obj["record"]
+                    if not isinstance(obj, dict):
+                        out.append(DatasetError("'record' must be an object", file=name, line=lineno, field="record"))
+                        continue
+                if not isinstance(obj, dict):
+                    out.append(DatasetError("a line must be a JSON object", file=name, line=lineno))
                     continue
                 rid = obj.get("id") if isinstance(obj.get("id"), str) else None
                 try:
@@ -327,14 +354,14 @@ def _validated(sources: List[Tuple[str, bytes]], *, trusted: bool) -> List[Tuple
 
 
 def extra_records(paths: Sequence[PathLike] = ()) -> List[Dict[str, Any]]:
-    """Validated camelCase record dicts from entry points, ERRHINT_DATA and ``paths``.
+    """Valid camelCase record dicts from entry points, ERRHINT_DATA and ``paths``; a bad
+    line or missing path is skipped with a warning (``errhint.userdata``), never raised.
 
     Returns [] without importing pydantic when there is nothing extra.
     """
-    sources = _extra_sources(paths)
-    if not sources:
-        return []
-    return [obj for obj, _ in _validated(sources, trusted=False)]
+    from errhint import userdata
+
+    return userdata.user_records([os.fspath(p) for p in paths])
 
 
 # ---------------------------------------------------------------- public loader

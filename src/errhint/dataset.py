@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 from errhint import config, rank
-from errhint.indexfile import build_index
 from errhint.loaded_index import LoadedIndex, VariantInfo
 
 _lock = threading.Lock()
@@ -84,17 +83,15 @@ class Dataset:
 
 def load(paths: Sequence[str] = ()) -> Dataset:
     """Build the dataset from the shipped index and extra sources (``data.py``)."""
-    from errhint import data
+    from errhint import data, userdata
 
-    extra = data.extra_records(paths)
     indexes: List[LoadedIndex] = []
     replaced: FrozenSet[str] = frozenset()
-    if extra:
-        by_id: Dict[str, Mapping[str, Any]] = {}
-        for rec in extra:
-            by_id[str(rec.get("id"))] = rec  # a later source replaces an earlier one
-        indexes.append(LoadedIndex(build_index(list(by_id.values())), user=True))
-        replaced = frozenset(by_id)
+    # user datasets come validated and cached from userdata; a bad one is warned and skipped
+    found = userdata.user_index(paths)
+    if found is not None:
+        indexes.append(found[0])
+        replaced = found[1]
     shipped = data.shipped_index()
     if shipped is not None:
         indexes.append(LoadedIndex(shipped, reader=data.read_shipped_line, exclude_ids=replaced))

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import io
+import json
+import os
 import sys
 import types
 from pathlib import Path
@@ -246,22 +248,27 @@ def test_no_color_in_a_child_even_with_force_color(cli_data: Path) -> None:
     assert "\x1b[" not in both.stdout and DTYPE_MARK in both.stdout
 
 
-def test_a_malformed_env_dataset_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from errhint import config, data
-    from errhint.cli import main
-
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text("{nope\n", encoding="utf-8")
-    monkeypatch.setenv("ERRHINT_DATA", str(bad))
-    config.reset()
-    data.clear_cache()
-    err = io.StringIO()
-    monkeypatch.setattr(sys, "stderr", err)
-    for command in (["explain", "unsupported dtype I64 for op matmul"], ["scan", str(bad)]):
-        assert main(command) == 2
-    lines = [line for line in err.getvalue().splitlines() if line]
-    assert len(lines) == 2 and all("cannot read the dataset" in line and "bad.jsonl:1" in line for line in lines)
-    assert "Traceback" not in err.getvalue()
+def test_a_bad_user_dataset_costs_only_its_bad_lines(tmp_path: Path, cli_data: Path) -> None:
+    """A bad line and a missing path in ERRHINT_DATA: one warning each, the good user record
+    and the shipped records still hint, exit 0, no traceback."""
+    mixed = tmp_path / "mixed.jsonl"
+    good = cli_data.read_text(encoding="utf-8").splitlines()[0]  # the dtype record, with DTYPE_MARK
+    bad_field = json.loads(cli_data.read_text(encoding="utf-8").splitlines()[1])
+    bad_field["record"]["lineNumber"] = -3
+    mixed.write_text("{nope\n" + good + "\n" + json.dumps(bad_field) + "\n", encoding="utf-8")
+    env = child_env(shipped=True, ERRHINT_DATA=os.pathsep.join([str(mixed), str(tmp_path / "absent.jsonl")]))
+    for attempt in range(2):  # the second process reads the validated cache: same warnings, same hints
+        res = run_module("explain", CANDLE_DTYPE, env=env)
+        assert res.returncode == 0, res.stderr
+        assert DTYPE_MARK in res.stdout  # the user's good record
+        warnings = [line for line in res.stderr.splitlines() if line]
+        assert len(warnings) == 3 and all(w.startswith("errhint: warning: ") for w in warnings)
+        assert sum(f"{mixed}:1: not valid JSON" in w for w in warnings) == 1
+        assert sum(f"{mixed}:3: record {SHAPE_ID}: field lineNumber" in w for w in warnings) == 1
+        assert sum("absent.jsonl" in w and "no such file" in w for w in warnings) == 1
+        assert "Traceback" not in res.stderr
+    shipped = run_module("explain", "--json", "shape mismatch in matmul, lhs: [2, 3], rhs: [4, 2]", env=env)
+    assert shipped.returncode == 0 and json.loads(shipped.stdout)["count"] >= 1  # shipped hints intact
 
 
 def test_dataset_without_the_builder_says_how_to_get_it(cli: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -62,12 +62,14 @@ def test_demo_json_shape(cli_data: Path) -> None:
 
 
 def test_demo_exits_1_when_no_hint_is_shown(tmp_path: Path) -> None:
+    """Shipped data hidden, the only user dataset broken: no hint (a warning is not one), exit 1."""
     broken = tmp_path / "broken.jsonl"
     broken.write_text("{not json\n", encoding="utf-8")
     proc = run_module("demo", "--simulate", "--only", "candle", env=child_env(ERRHINT_DATA=str(broken)))
     assert proc.returncode == 1
     assert "ValueError: " + CANDLE_DTYPE in proc.stdout  # the original traceback is intact
-    assert "hints shown for 0 of 1 errors" in proc.stdout
+    assert f"errhint: warning: {broken}:1: not valid JSON" in proc.stdout
+    assert "hints shown for 0 of 1 error." in proc.stdout
 
 
 def test_demo_child_inherits_verbosity_and_colour(cli_data: Path) -> None:

@@ -132,8 +132,9 @@ def test_validate_json_output_is_plain_json_even_when_colour_is_forced(cli: Call
 # ---------------------------------------------------------------- loading
 
 
-def test_a_broken_extra_dataset_is_a_usage_error(cli: Callable[..., Any], tmp_path: Path) -> None:
+def test_a_broken_extra_dataset_line_is_a_warning_and_the_rest_loads(cli: Callable[..., Any], cli_data: Path, tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
-    bad.write_text("{nope\n", encoding="utf-8")
-    res = cli("stats", "--data", str(bad))
-    assert res.code == 2 and "cannot read the dataset" in res.err and "bad.jsonl:1" in res.err
+    bad.write_text("{nope\n" + cli_data.read_text(encoding="utf-8"), encoding="utf-8")
+    res = cli("stats", "--json", "--data", str(bad))
+    assert res.code == 0 and res.json()["total"] == 3  # the three good lines after the bad one
+    assert res.err.count("warning") == 1 and f"{bad}:1: not valid JSON" in res.err

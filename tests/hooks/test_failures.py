@@ -65,11 +65,12 @@ def fail():
     e.__notes__ = ("a tuple, so add_note fails",)
     raise e
 """,
-    "malformed_data": """
+}
+
+PLAIN_FAIL = """
 def fail():
     raise ValueError(MSG)
-""",
-}
+"""
 
 SURFACES: Dict[str, str] = {
     "main": """
@@ -134,11 +135,10 @@ def malformed(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("surface", sorted(SURFACES))
 @pytest.mark.parametrize("fault", sorted(FAULTS))
-def test_fault_leaves_original_output(run: Runner, malformed: Path, fault: str, surface: str) -> None:
+def test_fault_leaves_original_output(run: Runner, fault: str, surface: str) -> None:
     code = FAULTS[fault] + SURFACES[surface]
-    env = {"ERRHINT_DATA": str(malformed)} if fault == "malformed_data" else {}
-    on = run(code, env=env)
-    off = run(code, env={**env, "ERRHINT": "0"})
+    on = run(code)
+    off = run(code, env={"ERRHINT": "0"})
     assert on.returncode == off.returncode, (on.stderr, off.stderr)
     assert added_lines(on.stdout, off.stdout) == []
     block = added_lines(on.stderr, off.stderr)
@@ -148,14 +148,28 @@ def test_fault_leaves_original_output(run: Runner, malformed: Path, fault: str, 
     assert "Error in sys.excepthook" not in on.stderr
 
 
-@pytest.mark.parametrize("fault", ["engine_raises", "engine_recurses", "malformed_data", "dataset_raises"])
-def test_fault_is_reported(run: Runner, malformed: Path, fault: str) -> None:
-    """A failure that reaches the hooks is not silent: one line names it.
+@pytest.mark.parametrize("surface", sorted(SURFACES))
+def test_malformed_user_data_is_warned_and_the_original_output_kept(run: Runner, malformed: Path, surface: str) -> None:
+    """A bad ERRHINT_DATA is not a fault: each bad line is one warning, never an internal error."""
+    code = PLAIN_FAIL + SURFACES[surface]
+    env = {"ERRHINT_DATA": str(malformed)}
+    on = run(code, env=env)
+    off = run(code, env={**env, "ERRHINT": "0"})
+    assert on.returncode == off.returncode, (on.stderr, off.stderr)
+    assert added_lines(on.stdout, off.stdout) == []
+    lines = on.stderr.splitlines(keepends=True)
+    warnings = [line for line in lines if line.startswith("errhint: warning: ")]
+    assert len(warnings) % 2 == 0 and warnings, on.stderr  # both bad lines, once per process that looked up
+    assert f"{malformed}:1: record nothex" in warnings[0] and f"{malformed}:2: not valid JSON" in warnings[1]
+    rest = "".join(line for line in lines if not line.startswith("errhint: warning: "))
+    block = added_lines(rest, off.stderr)  # the original output intact around errhint's notes
+    assert not any("internal error" in line for line in block), block
 
-    (A dataset that cannot load makes ``lookup`` raise ``DatasetError``, contained here.)
-    """
-    env = {"ERRHINT_DATA": str(malformed)} if fault == "malformed_data" else {}
-    proc = run(FAULTS[fault] + SURFACES["main"], env=env)
+
+@pytest.mark.parametrize("fault", ["engine_raises", "engine_recurses", "dataset_raises"])
+def test_fault_is_reported(run: Runner, fault: str) -> None:
+    """A failure that reaches the hooks is not silent: one line names it."""
+    proc = run(FAULTS[fault] + SURFACES["main"])
     lines = [line for line in proc.stderr.splitlines() if line.startswith("errhint: internal error: ")]
     assert len(lines) == 1, proc.stderr
     assert proc.returncode == 1

@@ -63,13 +63,14 @@ def test_bare_records_are_accepted(make_record: Callable[..., Dict[str, Any]], w
     assert [r["id"] for r in data.extra_records([path])] == ["00000000000000aa"]
 
 
-def test_malformed_json_names_file_and_line(tmp_path: Path, make_record: Callable[..., Dict[str, Any]]) -> None:
+def test_malformed_json_line_is_skipped_with_a_warning_naming_file_and_line(
+    tmp_path: Path, make_record: Callable[..., Dict[str, Any]], capsys: pytest.CaptureFixture
+) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps({"record": make_record()}) + "\n{not json\n")
-    with pytest.raises(errhint.DatasetError) as info:
-        data.extra_records([path])
-    assert info.value.file == str(path) and info.value.line == 2
-    assert "not valid JSON" in str(info.value)
+    assert [r["id"] for r in data.extra_records([path])] == ["00000000000000aa"]  # the good line survives
+    err = capsys.readouterr().err
+    assert f"{path}:2: not valid JSON" in err and err.count("warning") == 1
 
 
 def test_invalid_field_names_file_line_record_and_field(make_record: Callable[..., Dict[str, Any]], write_jsonl: Callable[..., Path]) -> None:
@@ -80,9 +81,10 @@ def test_invalid_field_names_file_line_record_and_field(make_record: Callable[..
     assert (err.file, err.line, err.record_id, err.field) == (str(path), 2, "00000000000000bb", "lineNumber")
 
 
-def test_missing_path_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(errhint.DatasetError, match="no such file"):
-        data.extra_records([tmp_path / "absent.jsonl"])
+def test_missing_path_is_one_warning_not_an_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert data.extra_records([tmp_path / "absent.jsonl"]) == []
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file or directory" in err and "absent.jsonl" in err
 
 
 def test_problems_lists_every_problem(make_record: Callable[..., Dict[str, Any]], write_jsonl: Callable[..., Path]) -> None:

@@ -281,7 +281,7 @@ def test_a_dataset_that_cannot_load_raises_dataset_error(monkeypatch: pytest.Mon
         engine.explain("x")
 
 
-def test_malformed_user_dataset_is_named_and_a_fixed_one_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_errhint: None) -> None:
+def test_a_malformed_user_line_is_warned_and_the_rest_hints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clean_errhint: None, capsys: pytest.CaptureFixture) -> None:
     import errhint
 
     bad = tmp_path / "mine.jsonl"
@@ -289,14 +289,10 @@ def test_malformed_user_dataset_is_named_and_a_fixed_one_loads(tmp_path: Path, m
                   r"the candle crate has not been built with cuda support", id="00000000000000aa")
     bad.write_text(json.dumps({"record": good}) + "\n" + json.dumps({"record": dict(good, id="00000000000000ab", repo=3)}) + "\n")
     monkeypatch.setenv("ERRHINT_DATA", str(bad))
-    with pytest.raises(errhint.DatasetError) as err:
-        errhint.lookup(ValueError("the candle crate has not been built with cuda support"))
-    assert str(bad) in str(err.value) and ":2" in str(err.value) and "repo" in str(err.value)
-    with pytest.raises(errhint.DatasetError):
-        errhint.explain("the candle crate has not been built with cuda support")
-    bad.write_text(json.dumps({"record": good}) + "\n")  # fixed: the failed load was not remembered
     got = errhint.lookup(ValueError("the candle crate has not been built with cuda support"))
-    assert got and got[0].record.id == "00000000000000aa"
+    assert got and got[0].record.id == "00000000000000aa"  # the good line still hints
+    err = capsys.readouterr().err
+    assert f"{bad}:2: record 00000000000000ab: field repo" in err and err.count("\n") == 1
 
 
 def test_threads_share_one_load(monkeypatch: pytest.MonkeyPatch, clean_errhint: None) -> None:
@@ -332,7 +328,12 @@ def test_user_dataset_replaces_shipped_record_by_id(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(data, "read_shipped_line", lambda f, o, n: json.loads(blob[o : o + n]))
     target = next(r for r in shipped if r["errorMessage"].startswith("the candle crate"))
     override = dict(target, documentation="Overridden by the user dataset.", messagePattern=r"the candle crate has not been built with cuda support")
-    monkeypatch.setattr(data, "extra_records", lambda paths=(): [override])
+    from errhint import userdata
+
+    def user(recs: List[Dict[str, Any]]) -> Any:  # what userdata.user_index gives for these records
+        return lambda paths=(): (loaded_index.LoadedIndex(indexfile.build_index(recs), user=True), frozenset(r["id"] for r in recs))
+
+    monkeypatch.setattr(userdata, "user_index", user([override]))
     engine.reset()
     top = engine.lookup(ValueError("NotCompiledWithCudaSupport"))[0]
     assert top.record.id == target["id"] and top.record.documentation == "Overridden by the user dataset."
@@ -341,7 +342,7 @@ def test_user_dataset_replaces_shipped_record_by_id(tmp_path: Path, monkeypatch:
 
     # a user record with its own id but a shipped template is shown instead of the shipped one
     same_template = record(CANDLE, "user copy", target["messagePattern"], id="00000000000000ff")
-    monkeypatch.setattr(data, "extra_records", lambda paths=(): [same_template])
+    monkeypatch.setattr(userdata, "user_index", user([same_template]))
     engine.reset()
     got = engine.lookup(ValueError("NotCompiledWithCudaSupport"))
     assert [m.record.id for m in got] == ["00000000000000ff"]

@@ -29,9 +29,10 @@ MATCHING = 'WithBacktrace { inner: UnsupportedDTypeForOp(I64, "matmul"), backtra
 COLD_SCRIPT = r"""
 import json, sys, threading, time
 import errhint.data as data  # light: the engine itself is imported by the threads
+import errhint.userdata as userdata
 
-calls = {"shipped_index": 0, "extra_records": 0}
-real_index, real_extra = data.shipped_index, data.extra_records
+calls = {"shipped_index": 0, "user_index": 0}
+real_index, real_extra = data.shipped_index, userdata.user_index
 
 def slow(name, real):
     def wrapper(*args, **kwargs):
@@ -41,7 +42,7 @@ def slow(name, real):
     return wrapper
 
 data.shipped_index = slow("shipped_index", real_index)
-data.extra_records = slow("extra_records", real_extra)
+userdata.user_index = slow("user_index", real_extra)
 
 N = 32
 barrier = threading.Barrier(N)
@@ -74,7 +75,7 @@ def test_cold_process_32_threads_load_once_and_agree(run_python: Callable[..., A
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["errors"] == []
-    assert out["calls"] == {"shipped_index": 1, "extra_records": 1}
+    assert out["calls"] == {"shipped_index": 1, "user_index": 1}
     answers = out["answers"]
     assert answers[0], "the shipped dataset should explain the candle message"
     assert all(a == answers[0] for a in answers)

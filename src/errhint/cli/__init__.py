@@ -5,9 +5,12 @@ sets ``handler`` to a function ``(args, out) -> int``. ``main`` owns the exit-co
 
 * 0 -- ok, or something was found;
 * 1 -- nothing found, or the input is invalid;
-* 2 -- usage error (bad arguments, unreadable input).
+* 2 -- usage error (bad arguments, unreadable input);
+* 130 -- interrupted (Ctrl-C).
 
-``errhint run`` is the one exception: it exits with the script's own status.
+``errhint run`` is the one exception: it exits with the script's own status. When standard
+output cannot be written, the command stops without a traceback: silently with 0 when its
+reader went away (``| head``), with one line on stderr and 1 when it is closed or full.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import argparse
 import sys
 from typing import List, Optional, Sequence
 
-from errhint.cli._common import EXIT_OK, EXIT_USAGE, Output, UsageError, apply_options
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, EXIT_USAGE, Output, OutputError, UsageError, apply_options
 
 _COMMANDS = ("explain", "scan", "show", "search", "stats", "validate", "run", "dataset", "demo")
 
@@ -55,24 +58,41 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # argparse: --help/--version exit 0, errors exit 2
+        try:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except OSError:
+            _silence_stdout()
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    out = Output.for_args(args)
+    if sys.stdout is None and (args.command != "run" or getattr(args, "json", False)):  # stdout closed (>&-)
+        sys.stderr.write(f"errhint {args.command}: cannot write output: standard output is closed\n")
+        return EXIT_NOTHING
     from errhint.data import DatasetError
 
     try:
+        out = Output.for_args(args) if sys.stdout is not None else None
         apply_options(args)
-        return int(args.handler(args, out))
+        code = int(args.handler(args, out))
+        if out is not None:
+            out.stream.flush()
+        return code
     except UsageError as exc:
         sys.stderr.write(f"errhint {args.command}: {exc}\n")
         return EXIT_USAGE
-    except DatasetError as exc:  # a malformed ERRHINT_DATA / --data file: one line, not a traceback
+    except DatasetError as exc:  # a --data file that cannot be read at all: one line, not a traceback
         sys.stderr.write(f"errhint {args.command}: cannot read the dataset: {exc}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except OutputError as exc:
+        _silence_stdout()
+        if isinstance(exc.error, BrokenPipeError):
+            return EXIT_OK
+        sys.stderr.write(f"errhint {args.command}: cannot write output: {exc}\n")
+        return EXIT_NOTHING
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_OK

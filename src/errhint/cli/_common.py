@@ -31,6 +31,65 @@ class UsageError(Exception):
     """Bad arguments or unreadable input: reported on stderr, exit code 2."""
 
 
+class OutputError(Exception):
+    """Standard output cannot be written (closed, full, or its reader went away)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror or str(error))
+        self.error = error
+
+
+def plural(n: int, noun: str) -> str:
+    """``1 hint``, ``2 hints``, ``0 files``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+ASCII_MARKS = str.maketrans({"\u00b7": "-", "\u2026": "...", "\u2192": "->", "\u2014": "--", "\u2013": "-", "\u00d7": "x", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+"""What the marks errhint prints become on a stream that cannot encode them."""
+
+
+class GuardedStream:
+    """A text stream whose write/flush failures become ``OutputError``, and which writes
+    ASCII marks (then ``?``) for the characters its encoding cannot take."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            "\u00b7\u2026".encode(encoding)
+            self.ascii_only = False
+        except (UnicodeEncodeError, LookupError):
+            self.ascii_only = True
+        self._encoding = encoding
+
+    def write(self, text: str) -> int:
+        if self.ascii_only:
+            text = text.translate(ASCII_MARKS)
+            try:
+                text.encode(self._encoding)
+            except (UnicodeEncodeError, LookupError):
+                text = text.encode("ascii", errors="replace").decode("ascii")
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def isatty(self) -> bool:
+        try:
+            return bool(self._stream.isatty())
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 # ---------------------------------------------------------------- options
 
 
@@ -134,11 +193,12 @@ class Output:
     """Where a subcommand writes: plain text, coloured text (ANSI or rich), or JSON."""
 
     def __init__(self, stream: TextIO, *, color: bool, json_mode: bool, use_rich: Optional[bool] = None) -> None:
-        self.stream = stream
+        self.stream = stream if isinstance(stream, GuardedStream) else GuardedStream(stream)
+        self.ascii_only = self.stream.ascii_only
         self.json_mode = json_mode
         self.color = color and not json_mode
         self._console: Any = None
-        if self.color and use_rich is not False:
+        if self.color and use_rich is not False and not self.ascii_only:
             self._console = _rich_console(stream)
 
     @classmethod
@@ -178,7 +238,10 @@ class Output:
 
             t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, highlight=False)
             for i, h in enumerate(headers):
-                t.add_column(h, justify="right" if i in right else "left", overflow="fold")
+                last = i == len(headers) - 1  # only the free text folds; ids, counts, names keep their width
+                widest = max([len(h)] + [len(row[i]) for row in rows if i < len(row)])
+                t.add_column(h, justify="right" if i in right else "left", overflow="fold" if last else "ignore",
+                             no_wrap=not last, min_width=None if last else widest)
             for row in rows:
                 t.add_row(*row)
             self._console.print(t)
@@ -206,7 +269,7 @@ class Output:
     # JSON ---------------------------------------------------------------
 
     def emit_json(self, obj: Any) -> None:
-        self.stream.write(json.dumps(obj, indent=2, ensure_ascii=False, default=_json_default) + "\n")
+        self.stream.write(json.dumps(obj, indent=2, ensure_ascii=self.ascii_only, default=_json_default) + "\n")
 
 
 def _json_default(obj: Any) -> Any:

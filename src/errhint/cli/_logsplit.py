@@ -45,6 +45,8 @@ _SKIP = (
     "The above exception was the direct cause of the following exception:",
 )
 _RUST_NOTE = re.compile(r"^\s*note: (?:run with `RUST_BACKTRACE|Some details are omitted)")
+_BACKTRACE_HEAD = ("stack backtrace:", "Stack backtrace:")
+"""std's panic backtrace, and the one an ``anyhow`` error carries in its message (pyburn)."""
 _BACKTRACE_LINE = re.compile(r"^\s+(?:\d+: |at )")
 
 
@@ -77,32 +79,46 @@ class Block:
         return first if len(first) <= 160 else first[:157] + "..."
 
 
+def clean_line(line: str) -> str:
+    """One line (split on ``\\n`` only) as a terminal shows it: colour codes removed and, for a
+    line redrawn with carriage returns (a progress bar), only its last non-empty drawing."""
+    line = line.rstrip("\r")
+    if "\r" in line:
+        line = next((part for part in reversed(line.split("\r")) if part.strip()), "")
+    return _ANSI.sub("", line) if "\x1b" in line else line
+
+
 def clean_lines(text: str) -> List[str]:
-    """Lines without terminal colour codes or carriage returns."""
-    return [_ANSI.sub("", ln).rstrip("\r") for ln in text.splitlines()]
+    """The lines of ``text``, split on ``\\n`` only (a ``\\r`` is not a line break), each cleaned."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [clean_line(ln) for ln in lines]
 
 
 def split(lines: Sequence[str], *, first_line: int = 1) -> Iterator[Block]:
     """Blocks in order of appearance; every non-blank line belongs to at most one block."""
     i, n = 0, len(lines)
     while i < n:
-        line = lines[i]
-        if not line.strip() or line.strip() in _SKIP or _RUST_NOTE.match(line):
-            i += 1
-            continue
-        if line.startswith(NOTE_MARKER):
-            i = _skip_indented(lines, i + 1, 0)
-            continue
-        for reader in (_traceback, _pytest, _panic, _burn, _debug):
-            found = reader(lines, i)
-            if found is not None:
-                block, i = found
-                if block is not None and block.text.strip():
-                    yield _shifted(block, first_line)
-                break
-        else:
-            yield Block(i + first_line, i + first_line, "line", line[:MAX_TEXT])
-            i += 1
+        block, i = read_one(lines, i)
+        if block is not None:
+            yield shift(block, first_line)
+
+
+def read_one(lines: Sequence[str], i: int) -> Tuple[Optional[Block], int]:
+    """The block that starts at line ``i`` (None for a line that starts none: blank, a
+    separator, a Rust note, errhint's own notes) and the index of the line after it (> i)."""
+    line = lines[i]
+    if not line.strip() or line.strip() in _SKIP or _RUST_NOTE.match(line):
+        return None, i + 1
+    if line.startswith(NOTE_MARKER):
+        return None, _skip_indented(lines, i + 1, 0)
+    for reader in (_traceback, _pytest, _panic, _burn, _debug):
+        found = reader(lines, i)
+        if found is not None:
+            block, j = found
+            return (block if block is not None and block.text.strip() else None), max(j, i + 1)
+    return Block(i, i, "line", line[:MAX_TEXT]), i + 1
 
 
 # ---------------------------------------------------------------- readers
@@ -174,7 +190,7 @@ def _panic(lines: Sequence[str], i: int) -> Found:
             body.append(loc.group("msg"))
         while j < len(lines) and j - i <= MAX_BLOCK_LINES:
             s = lines[j]
-            if not s.strip() or _RUST_NOTE.match(s) or s.startswith("stack backtrace:") or _is_block_start(s):
+            if not s.strip() or _RUST_NOTE.match(s) or s.startswith(_BACKTRACE_HEAD) or _is_block_start(s):
                 break
             body.append(s)
             j += 1
@@ -243,12 +259,12 @@ def _skip_rust_tail(lines: Sequence[str], j: int) -> int:
         s = lines[k]
         if _RUST_NOTE.match(s):
             k += 1
-        elif s.startswith("stack backtrace:"):
+        elif s.startswith(_BACKTRACE_HEAD):
             k += 1
             while k < len(lines) and _BACKTRACE_LINE.match(lines[k]):
                 k += 1
         elif not s.strip() and k + 1 < len(lines) and (
-            _RUST_NOTE.match(lines[k + 1]) or lines[k + 1].startswith("stack backtrace:")
+            _RUST_NOTE.match(lines[k + 1]) or lines[k + 1].startswith(_BACKTRACE_HEAD)
         ):
             k += 1
         else:
@@ -301,5 +317,6 @@ def _width_of(line: str) -> int:
     return _width(line[: len(line) - len(line.lstrip())])
 
 
-def _shifted(block: Block, first_line: int) -> Block:
+def shift(block: Block, first_line: int) -> Block:
+    """``block`` with its 0-based line indexes turned into line numbers from ``first_line``."""
     return replace(block, line=block.line + first_line, end=block.end + first_line)

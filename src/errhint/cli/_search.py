@@ -1,7 +1,9 @@
 """Full-text search over records: messages, tags, family and documentation.
 
-Every query word must occur somewhere in the record (substring, case-insensitive, so
-``dtyp`` finds ``dtype``); hits are then scored by where the words occur (a word in the
+Every query word (a whitespace-separated token, taken literally: ``(a+)+$`` is six characters
+to find, not a pattern) must occur somewhere in the record (substring, case-insensitive, so
+``dtyp`` finds ``dtype``); with ``regex=True`` the query is one regular expression instead,
+run with a timeout per record. Hits are then scored by where the words occur (a word in the
 message counts more than one in the documentation, a whole word more than part of one).
 Substring tests run in C over one lower-cased text per record, which keeps a query over
 10k records without a persistent index.
@@ -13,7 +15,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-_WORD = re.compile(r"[A-Za-z0-9_]+")
 
 # (record field, weight); lists are joined, the variant contributes its enum and name
 FIELDS: Tuple[Tuple[str, float], ...] = (
@@ -41,13 +42,32 @@ class Hit:
     score: float
 
 
+_TRIM = "\"'`,;:.!?"
+"""Trimmed from both ends of a word: quotes and separators pasted along with it."""
+
+REGEX_TIMEOUT = 0.05
+"""Seconds a ``--regex`` search may spend on one record; past it the record does not match."""
+
+
 def terms(query: str) -> List[str]:
-    """Lower-cased query words, duplicates removed, order kept."""
+    """Lower-cased query words (whitespace-separated, quotes and separators at their ends
+    trimmed), duplicates removed, order kept."""
     seen: List[str] = []
-    for w in _WORD.findall(query.lower()):
-        if w not in seen:
+    for w in query.lower().split():
+        w = w.strip(_TRIM)
+        if w and w not in seen:
             seen.append(w)
     return seen
+
+
+def compile_regex(query: str) -> Any:
+    """``query`` as a case-insensitive ``regex`` pattern; ValueError says why it is not one."""
+    import regex
+
+    try:
+        return regex.compile(query, regex.IGNORECASE | regex.VERSION1)
+    except regex.error as exc:
+        raise ValueError(f"not a regular expression: {exc}") from None
 
 
 class SearchIndex:
@@ -80,8 +100,12 @@ class SearchIndex:
         repos: Optional[Sequence[str]] = None,
         error_type: Optional[str] = None,
         family: Optional[str] = None,
+        pattern: Any = None,
     ) -> List[Hit]:
-        """Every record containing all query words (and passing the filters), best first."""
+        """Every record containing all query words (or, with ``pattern``, a match of that
+        compiled regex) and passing the filters, best first."""
+        if pattern is not None:
+            return self._regex_search(pattern, repos, error_type, family)
         words = terms(query)
         if not words:
             return []
@@ -99,6 +123,27 @@ class SearchIndex:
             if family and r.get("backgroundTag") != family:
                 continue
             hits.append(Hit(r, self._score(self._fields[i], words, whole, phrase)))
+        hits.sort(key=_order)
+        return hits
+
+    def _regex_search(self, pattern: Any, repos: Any, error_type: Any, family: Any) -> List[Hit]:
+        """Records where ``pattern`` matches, scored by the weights of the fields it matches in."""
+        hits: List[Hit] = []
+        for i, r in enumerate(self.records):
+            if repos and r.get("repo") not in repos or error_type and r.get("errorType") != error_type:
+                continue
+            if family and r.get("backgroundTag") != family:
+                continue
+            score = 0.0
+            for (_, weight), text in zip(FIELDS, self._fields[i]):
+                try:
+                    found = text and pattern.search(text, timeout=REGEX_TIMEOUT)
+                except TimeoutError:
+                    found = None
+                if found:
+                    score += weight
+            if score:
+                hits.append(Hit(r, round(score, 2)))
         hits.sort(key=_order)
         return hits
 

@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any, Dict, List
 
-from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent, plural
 from errhint.constants import NOTE_MARKER
 
 
@@ -150,7 +150,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
             )
             output = proc.stdout.decode("utf-8", errors="replace")
             # a hint, not errhint's one-line report of its own failure (e.g. a malformed ERRHINT_DATA)
-            hinted = NOTE_MARKER in output.replace(NOTE_MARKER + " internal error:", "")
+            # (nor a warning about a skipped user dataset line)
+            hinted = NOTE_MARKER in output.replace(NOTE_MARKER + " internal error:", "").replace(NOTE_MARKER + " warning:", "")
             results.append(
                 {
                     "name": sc.name,
@@ -169,7 +170,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
         out.emit_json({"ok": ok, "scenarios": results})
     else:
         shown = sum(r["hinted"] for r in results)
-        verdict = out.style(f"hints shown for {shown} of {len(results)} errors", "ok" if ok else "bad")
+        verdict = out.style(f"hints shown for {shown} of {plural(len(results), 'error')}", "ok" if ok else "bad")
         out.line(f"errhint demo: {verdict}.")
         if ok:
             out.line("Next: errhint.install() in your program, 'errhint run script.py', or 'errhint explain TEXT'.")

@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 from errhint.cli import _records
-from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, UsageError, base_parent, data_parent, _positive_int
-from errhint.cli._search import SearchIndex, terms
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, UsageError, base_parent, data_parent, _positive_int, plural
+from errhint.cli._search import SearchIndex, compile_regex, terms
 
 
 def register(sub: Any) -> None:
@@ -16,25 +16,32 @@ def register(sub: Any) -> None:
         "search",
         parents=[base_parent(), data_parent()],
         help="full-text search over messages, tags and documentation",
-        description="Find records containing every word of QUERY (case-insensitive; a word may be part "
-        "of a longer one) in their message, tags, family, file, or documentation; best first. "
-        "Exit 0 when something matched, 1 when nothing.",
+        description="Find records containing every word of QUERY (taken literally, case-insensitive; a "
+        "word may be part of a longer one) in their message, tags, family, file, or documentation; best "
+        "first. --regex: QUERY is one regular expression instead. Exit 0 when something matched, 1 when nothing.",
     )
     p.add_argument("query", nargs="+", metavar="QUERY")
     p.add_argument("-n", "--limit", type=_positive_int, default=20, metavar="N", help="show the best N (default 20)")
     p.add_argument("--repo", action="append", default=None, metavar="OWNER/NAME", help="only this repository; repeatable")
     p.add_argument("--type", dest="error_type", choices=("exception", "panic", "compile"), help="only this errorType")
     p.add_argument("--family", metavar="TAG", help="only this backgroundTag")
+    p.add_argument("--regex", action="store_true", help="QUERY is a regular expression (case-insensitive), not words")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
     query = " ".join(args.query)
-    if not terms(query):
+    pattern = None
+    if args.regex:
+        try:
+            pattern = compile_regex(query)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    elif not terms(query):
         raise UsageError("the query has no words to search for")
     ds = _records.load()
     hits = SearchIndex(ds.records, ds.families).search(
-        query, repos=args.repo, error_type=args.error_type, family=args.family
+        query, repos=args.repo, error_type=args.error_type, family=args.family, pattern=pattern
     )
     shown = hits[: args.limit]
     if out.json_mode:
@@ -58,14 +65,15 @@ def run(args: argparse.Namespace, out: Output) -> int:
         )
         return EXIT_OK if hits else EXIT_NOTHING
     if not hits:
-        sys.stderr.write(f"errhint: no record matches {query!r}\n")
+        how = "" if args.regex else " (words are matched literally; --regex for a pattern)"
+        sys.stderr.write(f"errhint: no record matches {query!r}{how}\n")
         return EXIT_NOTHING
     out.table(
         ["id", "repo", "family", "message"],
         [[h.record.get("id"), h.record.get("repo"), h.record.get("backgroundTag"), _one_line(h.record.get("errorMessage"))] for h in shown],
     )
     more = f", showing {len(shown)}" if len(shown) < len(hits) else ""
-    out.line(out.style(f"{len(hits)} record{'s' if len(hits) != 1 else ''}{more}; details: errhint show ID", "dim"))
+    out.line(out.style(f"{plural(len(hits), 'record')}{more}; details: errhint show ID", "dim"))
     return EXIT_OK
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, Dict, List, Sequence
 
 from errhint.cli import _records
-from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent, data_parent
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent, data_parent, plural
 
 UNVERSIONED = "(none)"
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
         out.line("No records: the shipped dataset is missing and no --data / ERRHINT_DATA was given.")
         return EXIT_NOTHING
     version = f" (dataset {ds.dataset_version})" if ds.dataset_version else ""
-    out.heading(f"{stats['total']} records{version}")
+    out.heading(f"{plural(stats['total'], 'record')}{version}")
     out.line()
     out.heading("Per repository")
     out.table(["records", "repository"], [[n, k] for k, n in stats["repos"].items()], right=(0,))

@@ -7,10 +7,9 @@ command lists them all, not just the first, and exits 1 when there is any.
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any, Dict, List
 
-from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent, plural
 
 
 def register(sub: Any) -> None:
@@ -18,8 +17,9 @@ def register(sub: Any) -> None:
         "validate",
         parents=[base_parent()],
         help="check dataset files and list every problem (exit 1 if any)",
-        description="Validate JSONL dataset files (or folders of them) against the record schema: every "
-        "problem with file, line, record id and field. Exit 0 when valid, 1 when there is any problem.",
+        description="Validate JSONL dataset files (or folders, searched at any depth for *.jsonl) against "
+        "the record schema: every problem in every file, with file, line, record id and field. Exit 0 "
+        "when valid, 1 when there is any problem (a missing or unreadable path is one).",
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(handler=run)
@@ -37,9 +37,9 @@ def run(args: argparse.Namespace, out: Output) -> int:
         return EXIT_NOTHING if rows else EXIT_OK
     for p in problems:
         out.line(f"{out.style('error', 'bad')}: {p}")
-    summary = f"{len(files)} file{'s' if len(files) != 1 else ''}, {records} record line{'s' if records != 1 else ''}"
+    summary = f"{plural(len(files), 'file')}, {plural(records, 'record line')}"
     if rows:
-        out.line(out.style(f"{len(rows)} problem{'s' if len(rows) != 1 else ''} in {summary}", "bad"))
+        out.line(out.style(f"{plural(len(rows), 'problem')} in {summary}", "bad"))
         return EXIT_NOTHING
     out.line(out.style(f"ok: {summary}, no problems", "ok"))
     return EXIT_OK
@@ -57,13 +57,15 @@ def _problem_dict(p: Any) -> Dict[str, Any]:
 
 
 def _files(paths: List[str]) -> List[str]:
-    """The JSONL files the paths stand for (a folder: its ``*.jsonl``), existing ones only."""
+    """The JSONL files the paths stand for (a folder: every ``*.jsonl`` under it), existing ones only."""
+    from errhint import data
+
     out: List[str] = []
     for p in paths:
-        if os.path.isdir(p):
-            out.extend(sorted(os.path.join(p, n) for n in os.listdir(p) if n.endswith(".jsonl")))
-        elif os.path.isfile(p):
-            out.append(p)
+        try:
+            out.extend(data.jsonl_files(p))
+        except data.DatasetError:
+            continue
     return out
 
 

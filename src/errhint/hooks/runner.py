@@ -51,6 +51,9 @@ def run(target: str, argv: Optional[Sequence[str]] = None, *, module: bool = Fal
     install(**options)
     sys.argv = [target, *(argv or ())]
     if module:
+        cwd = os.getcwd()  # like ``python -m``: modules in the current directory come first
+        if sys.path[:1] != [cwd]:
+            sys.path.insert(0, cwd)
         runpy.run_module(target, run_name="__main__", alter_sys=True)
     else:
         path = os.path.abspath(target)  # like ``python script.py`` (3.9+): absolute __file__
