@@ -97,7 +97,7 @@ def main(argv: List[str] = sys.argv[1:]) -> int:
         "addedCpuMs": round(cpu["user"] - cpu["shipped"], 1),
     }
     print(f"user dataset of {args.records} records, {args.rounds} alternating rounds (medians)")
-    print(f"                          wall ms   cpu ms")
+    print("                          wall ms   cpu ms")
     print(f"  crash, shipped only     {wall['shipped']:7.1f}  {cpu['shipped']:7.1f}")
     print(f"  crash, + user (cached)  {wall['user']:7.1f}  {cpu['user']:7.1f}")
     print(f"  added by the user data  {result['addedWallMs']:7.1f}  {result['addedCpuMs']:7.1f}   (goal <= 20 ms)")

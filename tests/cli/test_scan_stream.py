@@ -7,7 +7,6 @@ The error texts are produced by really calling candle-nn 0.4.2 and pyburn 0.1.7
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

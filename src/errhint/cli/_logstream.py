@@ -19,7 +19,7 @@ blank (skipped, never decoded whole).
 
 from __future__ import annotations
 
-from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import IO, Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from errhint.cli import _logsplit
 
