@@ -241,15 +241,12 @@ def user_index(paths: Sequence[str] = ()) -> Optional[Tuple[Any, frozenset]]:
         records, warnings = validate_sources(named)
         stamp = {"version": CACHE_VERSION, "format": indexfile.FORMAT, "keys": keys, "stamps": stamps, "hashes": hashes,
                  "warnings": warnings, "ids": [str(r["id"]) for r in records]}
-        if not records:
+        if not _write_cache(folder, records, stamp):  # (an all-bad file is cached too: no revalidation)
             for w in warnings:
                 warn(w)
-            return None
-        if not _write_cache(folder, records, stamp):
-            for w in warnings:
-                warn(w)
-            built = indexfile.build_index(records)
-            return LoadedIndex(built, user=True), frozenset(stamp["ids"])
+            if not records:
+                return None
+            return LoadedIndex(indexfile.build_index(records), user=True), frozenset(stamp["ids"])
     for w in stamp.get("warnings", ()):
         warn(w)
     if not stamp.get("ids"):

@@ -91,3 +91,11 @@ def test_a_folder_stands_for_every_jsonl_under_it(cache: Path, tmp_path: Path, m
     monkeypatch.setenv("ERRHINT_DATA", str(root))
     _, ids = userdata.user_index([])
     assert ids == {"00000000000000aa", "00000000000000bb"}
+
+
+def test_an_all_bad_file_is_cached_too(cache: Path, tmp_path: Path, validations: List[str], make_record: Callable[..., Dict[str, Any]], capsys: pytest.CaptureFixture) -> None:
+    path = _write(tmp_path / "u.jsonl", [make_record(lineNumber=-1)])
+    assert userdata.user_index([str(path)]) is None
+    assert userdata.user_index([str(path)]) is None
+    assert len(validations) == 1  # the second process reads the verdict from the cache
+    assert capsys.readouterr().err.count("field lineNumber") == 2  # warned each time
