@@ -38,10 +38,17 @@ STAMP_FILE = "stamp.json"
 
 
 def cache_root() -> str:
-    """Where validated user datasets are cached (``ERRHINT_CACHE_DIR`` wins)."""
+    """Where validated user datasets are cached (``ERRHINT_CACHE_DIR`` wins).
+
+    On Linux the XDG rule (``$XDG_CACHE_HOME`` or ``~/.cache``) is applied here, as
+    platformdirs applies it (a test holds the two equal): importing platformdirs costs a
+    crashing process several milliseconds of its 20 ms budget. Elsewhere, platformdirs."""
     env = os.environ.get("ERRHINT_CACHE_DIR", "").strip()
     if env:
         return env
+    if sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.expanduser("~/.cache")
+        return os.path.join(base, "errhint", "datasets")
     import platformdirs
 
     return os.path.join(platformdirs.user_cache_dir("errhint", appauthor=False), "datasets")

@@ -99,3 +99,15 @@ def test_an_all_bad_file_is_cached_too(cache: Path, tmp_path: Path, validations:
     assert userdata.user_index([str(path)]) is None
     assert len(validations) == 1  # the second process reads the verdict from the cache
     assert capsys.readouterr().err.count("field lineNumber") == 2  # warned each time
+
+
+@pytest.mark.parametrize("xdg", [None, "/tmp/xdg-cache-test", "  "])
+def test_the_default_cache_folder_is_platformdirs_own(monkeypatch: pytest.MonkeyPatch, xdg: Any) -> None:
+    platformdirs = pytest.importorskip("platformdirs")
+    monkeypatch.delenv("ERRHINT_CACHE_DIR", raising=False)
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    expected = os.path.join(platformdirs.user_cache_dir("errhint", appauthor=False), "datasets")
+    assert userdata.cache_root() == expected
