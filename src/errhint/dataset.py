@@ -101,9 +101,9 @@ def load(paths: Sequence[str] = ()) -> Dataset:
 def dataset() -> Dataset:
     """The loaded dataset (loaded on first use).
 
-    Raises ``errhint.DatasetError`` when a source cannot be loaded (a malformed user file
-    names its file, line and field). A failed load is not remembered: once the file is
-    fixed, the next call loads it.
+    Raises ``errhint.DatasetError`` when the data cannot be loaded at all; a bad line or
+    path of a user dataset is warned and skipped by ``errhint.userdata`` instead. A failed
+    load is not remembered: the next call loads again.
     """
     global _dataset
     ds = _dataset

@@ -57,8 +57,9 @@ def lookup(
     """Records that explain ``exc`` (its whole cause/context/group graph), best first.
 
     Empty when nothing is a credible match. Defaults come from ``errhint.config``.
-    Raises ``errhint.DatasetError`` only when the dataset cannot be loaded (a malformed
-    user dataset must not be silently ignored); every other failure gives [].
+    Raises ``errhint.DatasetError`` only when the dataset cannot be loaded at all (a bad
+    line or path of a user dataset is not that: ``errhint.userdata`` warns on stderr and
+    skips it); every other failure gives [].
     """
     dataset()
 
