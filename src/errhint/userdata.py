@@ -24,9 +24,7 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from errhint import indexfile
 from errhint.loaded_index import LoadedIndex
