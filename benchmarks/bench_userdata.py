@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -104,6 +105,7 @@ def main(argv: List[str] = sys.argv[1:]) -> int:
     print(f"  first process (validates and caches) {result['coldMs']:.0f} ms wall")
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
+    shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 
