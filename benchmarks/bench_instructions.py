@@ -11,7 +11,9 @@ program and input whatever else the machine is doing. This counts, for the text 
 * the plain script, a hook that only imports ``regex``, and the floor hook
   (``bench_overhead.FLOOR_HOOK``): what any hook built to the brief must run;
 * the script with ``errhint.install()``, for this tree and, with ``--baseline``, for ``REV``
-  exported with ``git archive`` (its own ``src/`` and ``errhint_data/``).
+  exported with ``git archive`` (its own ``src/`` and ``errhint_data/``);
+* the first hint inside a fresh process: ``import errhint`` then one ``errhint.lookup`` of the
+  same error, minus ``import errhint`` alone (the in-process cold start of ``bench_engine``).
 
 Prints each count, what each adds to the plain script, and after ÷ before. Nothing here
 gates CI.
@@ -70,6 +72,29 @@ def scripts(workdir: Path) -> Dict[str, Path]:
     return out
 
 
+FIRST_HINT = """\
+import errhint
+{lookup}
+"""
+LOOKUP = "assert errhint.lookup(ValueError({message!r}))"
+
+
+def first_hint_scripts(workdir: Path) -> Dict[str, Path]:
+    """``import errhint`` alone, and followed by the first lookup of the text crash's error."""
+    out = {}
+    for name, lookup in (("import only", ""), ("first lookup", LOOKUP.format(message=bench_overhead.FALLBACK_CANDLE_MESSAGE))):
+        path = workdir / ("first_hint_" + name.replace(" ", "_") + ".py")
+        path.write_text(FIRST_HINT.format(lookup=lookup))
+        out[name] = path
+    return out
+
+
+def first_hint(tree: Path, workdir: Path, pycache: Path) -> int:
+    """Instructions of the first lookup in a fresh process of ``tree``."""
+    found = first_hint_scripts(workdir)
+    return instructions(found["first lookup"], tree, pycache) - instructions(found["import only"], tree, pycache)
+
+
 def main(argv: Optional[list] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--baseline", default=None, help="git revision to count errhint's instructions for too")
@@ -90,6 +115,12 @@ def main(argv: Optional[list] = None) -> int:
         before, after = counts[f"errhint at {args.baseline}"] - plain, counts["errhint"] - plain
         floor = counts["floor hook"] - plain
         print(f"added by errhint, after / before: {after / before:.2f}; above the floor: {(after - floor) / (before - floor):.2f}")
+    counts["first hint in process"] = first_hint(ROOT, work, work / "pyc-after")
+    print(f"{'first hint in process':32} {counts['first hint in process'] / 1e6:8.1f} M")
+    if args.baseline:
+        key = f"first hint in process at {args.baseline}"
+        counts[key] = first_hint(bench_ab.export(args.baseline), work, work / "pyc-before")
+        print(f"{key:32} {counts[key] / 1e6:8.1f} M  after / before: {counts['first hint in process'] / counts[key]:.2f}")
     if args.json:
         Path(args.json).write_text(json.dumps(counts, indent=1))
     return 0

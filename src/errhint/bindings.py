@@ -2,7 +2,6 @@
 the repositories whose errors they surface, and how a module name, a file path or a Rust
 source location points at one of them."""
 
-from __future__ import annotations
 
 import sys
 from functools import lru_cache

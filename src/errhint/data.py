@@ -23,7 +23,8 @@ from errhint import distinfo, indexfile
 ENTRY_POINT_GROUP = "errhint.datasets"
 _PACKAGE = "errhint_data"
 
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, os.PathLike]
+"""A path given as text or as a path object (``pathlib.Path``)."""
 
 
 class DatasetError(ValueError):

@@ -8,7 +8,6 @@ types and traceback frames point at.  It keeps only strings: no exception, trace
 frame object survives a call.
 """
 
-from __future__ import annotations
 
 import builtins
 

@@ -5,7 +5,6 @@ to weigh how much of a text a match explained. Conservative: text it does not un
 ends a run, so missing a literal costs speed, never a match.
 """
 
-from __future__ import annotations
 
 import re
 

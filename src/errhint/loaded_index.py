@@ -4,7 +4,6 @@ Rows are decoded only when a key selects them, records read only when their lite
 occur in a text, key-map buckets built only for the tokens a lookup has.
 """
 
-from __future__ import annotations
 
 import json
 import threading

@@ -1,6 +1,5 @@
 """Matching: every candidate text of an exception against the index rows it selects."""
 
-from __future__ import annotations
 
 import time
 

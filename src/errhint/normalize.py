@@ -9,7 +9,6 @@ records the wrapper kind in ``siteKind`` instead), so this module undoes the dre
 says what it saw, for ranking.
 """
 
-from __future__ import annotations
 
 import re
 from types import MappingProxyType

@@ -7,7 +7,6 @@ repository the failing call came from (exception module, traceback frames, crate
 and the record whose ``versions`` include the installed binding's release.
 """
 
-from __future__ import annotations
 
 from functools import lru_cache
 

@@ -10,11 +10,8 @@ Every value keeps ``raw``, its exact source text, because a ``{field:?}`` placeh
 Display template prints precisely that text.
 """
 
-from __future__ import annotations
-
 import re
-
-from typing import Dict, NamedTuple, Optional, Tuple
+from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 from errhint._lazyre import LazyPattern
 
@@ -53,10 +50,14 @@ class Value(NamedTuple):
     text: str = ""
     name: str = ""
     shape: str = ""
-    items: Tuple["Value", ...] = ()
-    fields: Tuple[Tuple[str, "Value"], ...] = ()
+    items: Tuple[Any, ...] = ()
+    """Elements (list, tuple, set) or a tuple variant's fields, each a ``Value``; the type says
+    ``Any`` because a class cannot name itself in its own fields without a forward reference."""
+    fields: Tuple[Tuple[str, Any], ...] = ()
+    """(name, ``Value``) of a struct or struct variant, in order."""
 
-    def field(self, name: str) -> Optional["Value"]:
+    def field(self, name: str) -> "Optional[Value]":
+        """The value of field ``name``, or None."""
         for key, value in self.fields:
             if key == name:
                 return value
@@ -69,7 +70,7 @@ class Value(NamedTuple):
             return True
         return self.kind == "atom" and bool(self.text[:1].isupper()) and self.text.isidentifier()
 
-    def named_values(self) -> Dict[str, "Value"]:
+    def named_values(self) -> "Dict[str, Value]":
         """Fields by name; tuple fields are named ``0``, ``1``, ... as in thiserror templates."""
         if self.shape == "struct":
             return dict(self.fields)

@@ -5,7 +5,6 @@ derive the record's pattern; the runtime reads a variant's Display template with
 the message of a Debug value, and to find the values a specialised message fixes.
 """
 
-from __future__ import annotations
 
 import re
 from typing import Dict, List, NamedTuple, Optional, Tuple, Union

@@ -1,16 +1,13 @@
 """``RecordView``: a light read-only record with the schema's snake_case attributes.
 
-Lookup must not import pydantic nor parse every record, so a match carries this view
-instead of a ``schema.Record``: the few fields the index holds are known at once, the rest
-are read from the record's JSONL line the first time one is asked for.
+Lookup must not import pydantic, so a match carries this view of the record's dict (read
+from its JSONL line by ``LoadedIndex``) instead of a validated ``schema.Record``.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
-
-from typing import Any, Callable, Dict, Iterator
+from typing import Any, Dict, Iterator
 
 from errhint._lazyre import LazyPattern
 
@@ -124,44 +121,24 @@ class _Nested:
 
 
 class RecordView:
-    """A record read on demand; attributes are the schema's snake_case field names.
+    """A read-only view of a camelCase record dict; attributes are the schema's snake_case
+    field names, values frozen (lists as tuples, objects as nested views)."""
 
-    ``known`` holds the camelCase fields available without reading (from the index row);
-    ``load`` returns the whole camelCase record dict and is called at most once.
-    """
+    __slots__ = ("_record",)
 
-    __slots__ = ("_known", "_load", "_full", "_lock")
-
-    def __init__(self, known: Mapping[str, Any], load: Callable[[], Mapping[str, Any]]) -> None:
-        object.__setattr__(self, "_known", dict(known))
-        object.__setattr__(self, "_load", load)
-        object.__setattr__(self, "_full", None)
-        object.__setattr__(self, "_lock", threading.Lock())
+    def __init__(self, record: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "_record", record)
 
     @classmethod
     def from_dict(cls, record: Mapping[str, Any]) -> "RecordView":
-        """A view of a record already in memory (nothing to load, so no lock either)."""
-        view = cls.__new__(cls)
-        setter = object.__setattr__
-        setter(view, "_known", {})
-        setter(view, "_load", None)
-        setter(view, "_full", record)
-        setter(view, "_lock", None)
-        return view
+        """A view of ``record`` (not copied: the caller does not change it afterwards)."""
+        return cls(record)
 
     def _data(self) -> Mapping[str, Any]:
-        full = self._full
-        if full is None:
-            with self._lock:
-                if self._full is None:
-                    object.__setattr__(self, "_full", self._load())
-                full = self._full
-        return full
+        return self._record
 
     def get(self, camel: str, default: Any = None) -> Any:
         """A field by its camelCase name (the JSON name), frozen."""
-        if camel in self._known:
-            return _frozen(self._known[camel])
         data = self._data()
         if camel in data:
             return _frozen(data[camel])
@@ -171,7 +148,7 @@ class RecordView:
         if name.startswith("_"):
             raise AttributeError(name)
         camel = to_camel(name)
-        if camel in FIELDS or camel in self._known:
+        if camel in FIELDS:
             return self.get(camel)
         data = self._data()
         if camel in data:  # unknown extra fields stay reachable

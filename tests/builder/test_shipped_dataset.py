@@ -43,6 +43,7 @@ def records(lines) -> List[dict]:
     return [json.loads(line)["record"] for ls in lines.values() for line in ls]
 
 
+@pytest.mark.slow
 def test_every_line_validates(lines, manifest):
     for name, ls in lines.items():
         for line in ls:
@@ -68,6 +69,7 @@ def test_manifest_hashes_and_counts(manifest, lines):
     assert {s.repo for s in manifest.sources} >= {"huggingface/candle", "tracel-ai/burn", "KwachOjunga/wrap-burn"}
 
 
+@pytest.mark.slow
 def test_index_covers_every_record(manifest, records):
     index = read_index(lambda name: (DATA / name).read_bytes())
     assert index["datasetVersion"] == manifest.dataset_version
@@ -134,6 +136,7 @@ def gates(records):
     return Gates(load_negatives(ROOT / "curation" / "negatives.txt"), vocab)
 
 
+@pytest.mark.slow
 def test_patterns_match_their_message_and_no_unrelated_one(records, gates):
     failures = []
     for r in records:

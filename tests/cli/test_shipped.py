@@ -72,6 +72,7 @@ def test_search_show_and_stats_agree_with_the_manifest(shipped_cli: Callable[...
     assert "v0.18.0" in stats["versions"]["tracel-ai/burn"]
 
 
+@pytest.mark.slow
 def test_validate_the_shipped_records(shipped_cli: Callable[..., Any]) -> None:
     res = shipped_cli("validate", str(ROOT / "errhint_data" / "records"))
     assert res.code == 0, res.out[-2000:]

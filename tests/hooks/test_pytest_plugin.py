@@ -11,6 +11,8 @@ import pytest
 
 from hooks_support import CANDLE_TEXT, MARK, base_env, hint_data  # noqa: F401
 
+pytestmark = pytest.mark.slow  # every test runs pytest in a child process
+
 
 def entry_point_installed() -> bool:
     try:

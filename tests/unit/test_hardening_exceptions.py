@@ -192,6 +192,7 @@ def _timed_lookup(exc: BaseException) -> List[Match]:
 # --------------------------------------------------------------------------- properties
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(exc=exception_graphs())
 def test_lookup_survives_any_exception_graph(dataset: engine.Dataset, debug: None, exc: BaseException) -> None:

@@ -118,6 +118,7 @@ exc_types = st.sampled_from(["", "ValueError", "pyo3_runtime.PanicException", "c
 # --------------------------------------------------------------------------- properties
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(text=hostile_text, exc_type=exc_types)
 def test_normalize_never_raises(dataset: engine.Dataset, text: str, exc_type: str) -> None:
@@ -139,6 +140,7 @@ def test_debug_parser_never_raises(text: str) -> None:
     assert isinstance(timed(rustdebug.unescape, text), str)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(text=hostile_text, exc_type=st.none() | exc_types)
 def test_extract_from_text_never_raises(text: str, exc_type: Any) -> None:

@@ -32,6 +32,7 @@ def _names(wheel: Path) -> List[str]:
         return zf.namelist()
 
 
+@pytest.mark.slow
 def test_wheel_contains_library_and_typing_marker(wheel: Path) -> None:
     names = _names(wheel)
     assert "errhint/__init__.py" in names and "errhint/py.typed" in names

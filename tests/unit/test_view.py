@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict
 
 import pytest
 
@@ -21,22 +21,6 @@ def test_field_list_matches_the_schema() -> None:
 
     schema_fields = {f.alias or to_camel(name) for name, f in Record.model_fields.items()}
     assert set(FIELDS) == schema_fields
-
-
-def test_known_fields_do_not_read_the_record(rec: Dict[str, Any]) -> None:
-    loads: List[int] = []
-
-    def load() -> Dict[str, Any]:
-        loads.append(1)
-        return rec
-
-    view = RecordView({"id": rec["id"], "repo": rec["repo"]}, load)
-    assert view.id == rec["id"] and view.repo == rec["repo"]
-    assert loads == []
-    assert view.documentation == rec["documentation"] and view.line_number == 100
-    assert view.solutions == tuple(rec["solutions"])
-    _ = view.tags
-    assert loads == [1]  # read once, then cached
 
 
 def test_snake_case_attributes_defaults_and_nested_views(rec: Dict[str, Any]) -> None:
