@@ -1,0 +1,103 @@
+"""Advice computed from the user's own values, in the caller's language.
+
+``apply(matches, exc=..., language=...)`` returns the matches with, for each:
+
+* ``captures`` named for what they hold and ``values``, their typed reading (``values.py``);
+* computed ``advice``: a cause and a fix whose numbers all come from the error (one small
+  module per family: ``matmul``, ``broadcast``, ``concat``, ``reshape``, ``ranges``, ``dims``,
+  ``rank``, ``dtype``, ``device``), shown before the record's static text;
+* ``fix_code``: a runnable rewrite of the failing statement, for a live exception only
+  (``callsite.py`` reads it from the traceback), and ``fix_language``;
+* ``site``: the one of the record's sites the call reached, when the values tell (``site.py``).
+
+The caller's language: an error raised through candle-nn gets candle's Python API, through
+pyburn pyburn's; a pasted text without a Python traceback gets Rust.  A family that fails in
+any way gives no advice (the match keeps its static text).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, List, Optional, Sequence
+
+    from errhint.match import Match
+
+from collections.abc import Mapping
+
+from errhint.advice import base, site as sites, values
+from errhint.advice.base import Advice, Context
+
+BINDING_OF_REPO = {
+    "huggingface/candle": "candle",
+    "tracel-ai/burn": "pyburn",
+    "KwachOjunga/wrap-burn": "pyburn",
+}
+
+
+def _families() -> list:
+    from errhint.advice import broadcast, concat, device, dims, dtype, matmul, ranges, rank, reshape
+
+    return [dtype.advise, device.advise, matmul.advise, reshape.advise, ranges.advise,
+            concat.advise, dims.advise, rank.advise, broadcast.advise]
+
+
+def advise(ctx: Context) -> Optional[Advice]:
+    """The first family's advice for ``ctx`` (None when no family applies)."""
+    for family in _families():
+        if ctx.site is not None:
+            ctx.site.reset()
+        try:
+            found = family(ctx)
+        except Exception:
+            found = None
+        if found is not None:
+            return found
+    return None
+
+
+def apply(matches: Sequence["Match"], exc: Optional[BaseException] = None, language: Optional[str] = None) -> List["Match"]:
+    """``matches`` with captures cleaned, typed values, advice, fix code and chosen site.
+
+    ``exc``: the live exception (Python fix code from its traceback); ``language``: for a
+    text, ``python`` when it came with a Python traceback, else ``rust``.
+    """
+    if not matches:
+        return list(matches)
+    call = None
+    if exc is not None:
+        try:
+            from errhint.advice import callsite
+
+            call = callsite.find(exc)
+        except Exception:
+            call = None
+    python = exc is not None or language == base.PYTHON
+    out = []
+    for m in matches:
+        try:
+            out.append(_one(m, call, python))
+        except Exception:
+            out.append(m)
+    return out
+
+
+def _one(m: "Match", call: Any, python: bool) -> "Match":
+    rec = m.record
+    raw = rec.to_dict()  # plain camelCase dict (the view's nested values are read-only views)
+    caps = values.clean_captures(m.captures)
+    typed = values.typed(caps)
+    variant = raw.get("variant")
+    name = variant.get("name") if isinstance(variant, Mapping) else None
+    binding = BINDING_OF_REPO.get(rec.repo) if python else None
+    if python and binding is None:
+        return m.evolve(captures=caps, values=typed, site=sites.choose(raw, typed))
+    ctx = Context(typed, m.message, rec.repo, name, binding, call)
+    found = advise(ctx)
+    return m.evolve(
+        captures=caps, values=typed, site=sites.choose(raw, typed),
+        advice_cause=found.cause if found else None,
+        advice_fix=found.fix if found else None,
+        fix_code=found.code if found else None,
+        fix_language=found.language if found else None,
+    )

@@ -1,0 +1,74 @@
+"""Axis arguments out of range: candle ``DimOutOfRange { shape, dim, op }``, the binding's
+``dimension index {dim} is too large/low for tensor rank {rank}``, and burn's
+``Can't aggregate a tensor with ({D}) dimensions on axis ({dim})`` (pyburn ``sum_dim`` ...)."""
+
+from __future__ import annotations
+
+import ast
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Optional
+
+from errhint.advice.base import Advice, Context, const_int
+from errhint.advice.values import fmt
+
+NEGATIVE_OK = frozenset({
+    "index_select", "gather", "squeeze", "narrow", "argmax_keepdim", "argmin_keepdim", "max_keepdim",
+    "min_keepdim", "flatten_from", "flatten_to", "cat", "softmax",
+})
+"""candle-nn 0.4.2 functions and methods whose dim argument is an ``i64`` (negative counts from
+the end); the others take an unsigned dim (candle-pyo3/src/lib.rs at 0.4.2)."""
+
+INSERTING = frozenset({"unsqueeze", "stack"})
+"""Ops whose dim may equal the rank (a new axis at the end)."""
+
+
+def _call_name(node: ast.AST) -> str:
+    if isinstance(node, ast.Call):
+        f = node.func
+        return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return ""
+
+
+def advise(ctx: Context) -> Optional[Advice]:
+    values = ctx.values
+    shape = ctx.shape("shape")
+    dim = ctx.int("dim")
+    if dim is None:
+        return None
+    if shape is not None and "op" in values and "start" not in values:
+        rank = len(shape)
+        what = f"{ctx.op}: shape {fmt(shape)} has {rank} axes"
+    elif ctx.int("rank") is not None and ("too large" in ctx.message or "too low" in ctx.message):
+        rank = ctx.int("rank")
+        what = f"the tensor has {rank} axes"
+    elif ctx.int("D") is not None and "aggregate" in ctx.message:
+        rank = ctx.int("D")
+        what = f"{ctx.op or 'the reduction'}: the tensor has {rank} axes"
+    else:
+        return None
+    site = ctx.site
+    call = site.node if site is not None and not site.deeper and isinstance(site.node, ast.Call) else None
+    method = _call_name(call) if call is not None else (ctx.op if ctx.binding == "candle" else "")
+    top = rank if (method in INSERTING or ctx.op in INSERTING) else rank - 1
+    if top < 0:
+        return None
+    valid = f"0 to {top}"
+    if ctx.binding == "candle" and method in NEGATIVE_OK:
+        valid += f", or -{rank} to -1 counting from the end"
+    cause = f"Axis {dim} does not exist: {what}, so valid axes are {valid}."
+    code = None
+    if call is not None:
+        hits = [i for i, a in enumerate(call.args) if const_int(a) == dim]
+        if len(hits) == 1:
+            args = [ast.unparse(a) for a in call.args]
+            args[hits[0]] = str(top)
+            args += [ast.unparse(k) for k in call.keywords]
+            head = ast.unparse(call.func)
+            code = site.rewrite(f"{head}({', '.join(args)})")
+    last = "the new last axis" if top == rank else "the last axis"
+    fix = f"If you meant {last}, pass {top}"
+    if ctx.binding == "candle" and method in NEGATIVE_OK:
+        fix += " (or -1)"
+    return Advice(cause, fix + ".", code, ctx.language)
