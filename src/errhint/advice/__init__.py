@@ -57,7 +57,8 @@ def advise(ctx: Context) -> Optional[Advice]:
 
 
 def apply(matches: Sequence["Match"], exc: Optional[BaseException] = None, language: Optional[str] = None) -> List["Match"]:
-    """``matches`` with captures cleaned, typed values, advice, fix code and chosen site.
+    """``matches`` without unrelated ones (``relevance.py``), with captures cleaned, typed
+    values, advice, fix code and chosen site.
 
     ``exc``: the live exception (Python fix code from its traceback); ``language``: for a
     text, ``python`` when it came with a Python traceback, else ``rust``.
@@ -72,6 +73,12 @@ def apply(matches: Sequence["Match"], exc: Optional[BaseException] = None, langu
             call = callsite.find(exc)
         except Exception:
             call = None
+    try:
+        from errhint.advice import relevance
+
+        matches = relevance.keep(matches, exc, call)
+    except Exception:
+        pass
     python = exc is not None or language == base.PYTHON
     out = []
     for m in matches:

@@ -1,0 +1,129 @@
+"""Nothing unrelated: which matches of one error are dropped before advice is computed.
+
+* The same headline twice from one repository is one error raised at several sites: the later
+  match becomes an ``also`` id of the first (a short generic pattern such as candle's
+  ``dtype mismatch in {op}`` of ``CpuStorage::concat`` no longer rides along with the
+  ``DTypeMismatchBinaryOp`` match of the same message).
+* When the error's origin is known, a record of another repository is not offered: the
+  failing call of the user's code is a ``candle``/``pyburn`` call (its module, or a tensor of
+  that binding as the receiver), else exactly one of the two bindings is imported.  A record
+  belongs to a binding when its repository is the binding's or it is a dependency release
+  pulled in by it (``pulledInBy``).
+* A live exception whose text is a bare message cannot come from a candle *returned* error
+  through candle-nn < 0.8.2, which shows every ``candle::Error`` in its Debug form
+  (``Msg("...")``, ``Variant { .. }``): such a match (``bail``/``msg``/variant kinds) is
+  dropped, so ``[1, 2, 3][::0]`` does not get candle's ``slice step cannot be zero``.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, List, Optional, Sequence
+
+    from errhint.match import Match
+
+BINDING_REPOS = {
+    "candle": ("huggingface/candle",),
+    "pyburn": ("tracel-ai/burn", "KwachOjunga/wrap-burn"),
+}
+RETURNED_KINDS = frozenset({"bail", "msg", "error_variant", "variant_construction", "display_arm"})
+DEBUG_FORM_UNTIL = (0, 8, 2)
+"""candle-nn releases before this show candle errors in their Debug form (docs/matching.md)."""
+
+
+def _version(text: Optional[str]) -> Optional[tuple]:
+    if not text:
+        return None
+    parts = []
+    for p in text.split(".")[:3]:
+        digits = "".join(ch for ch in p if ch.isdigit())
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts) or None
+
+
+def origin(site: Any) -> Optional[str]:
+    """``candle``/``pyburn`` when the failing call of the user's code is the binding's."""
+    if site is not None:
+        node = site.node
+        if isinstance(node, ast.Call):
+            func = node.func
+            while isinstance(func, ast.Attribute):
+                found = _binding_of_value(site, func.value)
+                if found:
+                    return found
+                func = func.value
+            if isinstance(func, ast.Name):
+                found = _binding_of_value(site, func)
+                if found:
+                    return found
+        elif isinstance(node, ast.BinOp):
+            for side in (node.left, node.right):
+                found = _binding_of_value(site, side)
+                if found:
+                    return found
+    loaded = [b for b in BINDING_REPOS if b in sys.modules]
+    return loaded[0] if len(loaded) == 1 else None
+
+
+def _binding_of_value(site: Any, expr: ast.expr) -> Optional[str]:
+    value = site.value(expr)
+    name = getattr(value, "__name__", None) if isinstance(value, type(sys)) else None
+    if isinstance(name, str) and name.split(".", 1)[0] in BINDING_REPOS:
+        return name.split(".", 1)[0]
+    candle = sys.modules.get("candle")
+    tensor = getattr(candle, "Tensor", None)
+    if tensor is not None and isinstance(value, tensor):
+        return "candle"
+    if type(value).__name__.startswith("TensorPy") and "pyburn" in sys.modules:
+        return "pyburn"
+    return None
+
+
+def _belongs(match: "Match", binding: str) -> bool:
+    repos = BINDING_REPOS[binding]
+    rec = match.record
+    if rec.repo in repos:
+        return True
+    pulled = rec.get("pulledInBy") or ()
+    return any(isinstance(p, str) and p.split("@", 1)[0] in repos for p in pulled)
+
+
+def _bare_candle(match: "Match", raw: str) -> bool:
+    rec = match.record
+    if rec.repo != "huggingface/candle" or rec.get("siteKind") not in RETURNED_KINDS:
+        return False
+    if raw.strip() != match.message.strip():
+        return False
+    from errhint import distinfo
+
+    installed = _version(distinfo.version("candle-nn"))
+    return installed is not None and installed < DEBUG_FORM_UNTIL
+
+
+def keep(matches: Sequence["Match"], exc: Optional[BaseException], site: Any) -> List["Match"]:
+    """``matches`` without the unrelated ones (see the module docstring), best first still."""
+    out: List["Match"] = []
+    raw = None
+    if exc is not None:
+        from errhint.extract import safe_str
+
+        raw = safe_str(exc)
+    binding = origin(site) if exc is not None else None
+    for m in matches:
+        if raw is not None and _bare_candle(m, raw):
+            continue
+        if binding is not None and not _belongs(m, binding):
+            continue
+        same = next((i for i, k in enumerate(out)
+                     if k.record.repo == m.record.repo and k.message.strip() == m.message.strip()), None)
+        if same is not None:
+            out[same] = out[same].evolve(also=tuple(out[same].also) + (m.id,) + tuple(m.also))
+            continue
+        out.append(m)
+    return out
