@@ -171,7 +171,7 @@ def _brief_parts(match: "Match") -> Tuple[str, str, str]:
     url = _url(match)
     return (
         _advice(match, "advice_cause") or fill(first_sentence(cause_src), caps, groups),
-        _advice(match, "advice_fix") or (fill(fixes[0], caps, groups) if fixes else ""),
+        fill(fixes[0], caps, groups) if fixes else "",
         f"errhint show {rec.id}" + (f" · {url}" if url else ""),
     )
 
@@ -204,8 +204,9 @@ def _paint(text: str, style: str, color: bool) -> str:
 
 
 def render_match(match: "Match", verbosity: str = "brief", color: bool = False) -> str:
-    """Brief: headline, likely cause, first fix, the fix code when there is one (one line, or a
-    label and its indented lines), pointer. Full: everything, the computed advice first."""
+    """Brief: headline, likely cause, first fix, pointer; with computed advice (``Match.advice_*``)
+    the cause and fix are the computed ones, then the fix code (one line, or a label and its
+    indented lines) and the record's first fix as ``or:``. Full: everything, the advice first."""
     if verbosity not in VERBOSITIES:
         raise ValueError(f"verbosity must be one of {VERBOSITIES}, not {verbosity!r}")
     head = _one_line(match.message, 160)
@@ -215,9 +216,14 @@ def render_match(match: "Match", verbosity: str = "brief", color: bool = False) 
         cause, fix, pointer = _brief_parts(match)
         if cause:
             lines.append(f"  {label('likely cause:')} {_one_line(cause)}")
-        if fix:
+        computed = _advice(match, "advice_fix")
+        if computed:  # the fix computed from the user's values first, the record's after it
+            lines.append(f"  {label('fix:')} {_one_line(computed)}")
+            lines.extend(_code_lines(match, label("code:")))
+            if fix and fix != computed:
+                lines.append(f"  {label('or:')} {_one_line(fix)}")
+        elif fix:
             lines.append(f"  {label('fix:')} {_one_line(fix)}")
-        lines.extend(_code_lines(match, label("code:")))
         lines.append("  " + _paint(pointer, "dim", color))
         return "\n".join(lines)
 
