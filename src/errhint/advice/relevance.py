@@ -1,18 +1,21 @@
 """Nothing unrelated: which matches of one error are dropped before advice is computed.
 
-* The same headline twice from one repository is one error raised at several sites: the later
+* The same headline twice from one repository, with the same values captured, is one error
+  raised at several sites: the later
   match becomes an ``also`` id of the first (a short generic pattern such as candle's
   ``dtype mismatch in {op}`` of ``CpuStorage::concat`` no longer rides along with the
   ``DTypeMismatchBinaryOp`` match of the same message).
 * When the error's origin is known, a record of another repository is not offered: the
   failing call of the user's code is a ``candle``/``pyburn`` call (its module, or a tensor of
-  that binding as the receiver), else exactly one of the two bindings is imported.  A record
+  that binding as the receiver), or the text is a candle Debug form while candle alone of
+  the bindings is imported.  A record
   belongs to a binding when its repository is the binding's or it is a dependency release
   pulled in by it (``pulledInBy``).
 * A live exception whose text is a bare message cannot come from a candle *returned* error
   through candle-nn < 0.8.2, which shows every ``candle::Error`` in its Debug form
   (``Msg("...")``, ``Variant { .. }``): such a match (``bail``/``msg``/variant kinds) is
-  dropped, so ``[1, 2, 3][::0]`` does not get candle's ``slice step cannot be zero``.
+  dropped, so ``[1, 2, 3][::0]`` does not get candle's ``slice step cannot be zero`` (only for
+  an exception that was raised: a constructed one may carry a text pasted from anywhere).
 """
 
 from __future__ import annotations
@@ -67,8 +70,22 @@ def origin(site: Any) -> Optional[str]:
                 found = _binding_of_value(site, side)
                 if found:
                     return found
+    return None
+
+
+def _debug_form(text: str) -> bool:
+    """``Name(..)``/``Name { .. }``: how candle-nn < 0.8.2 shows every candle error."""
+    head = text.lstrip()
+    i = 0
+    while i < len(head) and (head[i].isalnum() or head[i] == "_"):
+        i += 1
+    return i > 0 and head[0].isupper() and head[i:i + 1] in ("(", " ") and head[i:i + 2] in ("(", " {") or head[i:i + 1] == "("
+
+
+def fallback_origin(raw: str) -> Optional[str]:
+    """Without a call site: a candle Debug form while candle alone of the bindings is imported."""
     loaded = [b for b in BINDING_REPOS if b in sys.modules]
-    return loaded[0] if len(loaded) == 1 else None
+    return "candle" if loaded == ["candle"] and _debug_form(raw) else None
 
 
 def _binding_of_value(site: Any, expr: ast.expr) -> Optional[str]:
@@ -106,6 +123,16 @@ def _bare_candle(match: "Match", raw: str) -> bool:
     return installed is not None and installed < DEBUG_FORM_UNTIL
 
 
+def _same_error(a: "Match", b: "Match") -> bool:
+    """One error at two sites: same repository, same message, the same values captured (a
+    pattern of an outer layer, ``wgpu error: {err}``, captures other values than the inner)."""
+    if a.record.repo != b.record.repo or a.message.strip() != b.message.strip():
+        return False
+    va = {v for v in a.captures.values() if v}
+    vb = {v for v in b.captures.values() if v}
+    return va == vb
+
+
 def keep(matches: Sequence["Match"], exc: Optional[BaseException], site: Any) -> List["Match"]:
     """``matches`` without the unrelated ones (see the module docstring), best first still."""
     out: List["Match"] = []
@@ -114,14 +141,18 @@ def keep(matches: Sequence["Match"], exc: Optional[BaseException], site: Any) ->
         from errhint.extract import safe_str
 
         raw = safe_str(exc)
-    binding = origin(site) if exc is not None else None
+    # only an exception that was raised (has a traceback) is known to come from this process's
+    # binding; a constructed one may carry a text pasted from anywhere
+    raised = exc is not None and getattr(exc, "__traceback__", None) is not None
+    binding = None
+    if exc is not None:
+        binding = origin(site) or fallback_origin(raw or "")
     for m in matches:
-        if raw is not None and _bare_candle(m, raw):
+        if raised and raw is not None and _bare_candle(m, raw):
             continue
         if binding is not None and not _belongs(m, binding):
             continue
-        same = next((i for i, k in enumerate(out)
-                     if k.record.repo == m.record.repo and k.message.strip() == m.message.strip()), None)
+        same = next((i for i, k in enumerate(out) if _same_error(k, m)), None)
         if same is not None:
             out[same] = out[same].evolve(also=tuple(out[same].also) + (m.id,) + tuple(m.also))
             continue
