@@ -38,7 +38,7 @@ BINDING_OF_REPO = {
 def _families() -> list:
     from errhint.advice import broadcast, concat, device, dims, dtype, matmul, ranges, rank, reshape
 
-    return [dtype.advise, device.advise, matmul.advise, reshape.advise, ranges.advise,
+    return [dtype.advise, dtype.unary, device.advise, matmul.advise, reshape.advise, ranges.advise,
             concat.advise, dims.advise, rank.advise, broadcast.advise]
 
 

@@ -31,6 +31,19 @@ def _call_name(node: ast.AST) -> str:
     return ""
 
 
+def _narrow_axis(site, call: ast.Call, rank: int, top: int) -> Optional[int]:  # type: ignore[no-untyped-def]
+    """For ``x.narrow(dim, start, len)``: the last axis where ``start + len`` fits, when the
+    receiver's shape can be read (a name); None when no axis fits or it cannot be told."""
+    if not isinstance(call.func, ast.Attribute) or len(call.args) != 3:
+        return None
+    shape = site.tensor_shape(call.func.value)
+    start, length = const_int(call.args[1]), const_int(call.args[2])
+    if shape is None or start is None or length is None or len(shape) != rank:
+        return None
+    fits = [i for i in range(rank) if start + length <= shape[i]]
+    return fits[-1] if fits else None
+
+
 def advise(ctx: Context) -> Optional[Advice]:
     values = ctx.values
     shape = ctx.shape("shape")
@@ -61,14 +74,20 @@ def advise(ctx: Context) -> Optional[Advice]:
     code = None
     if call is not None:
         hits = [i for i, a in enumerate(call.args) if const_int(a) == dim]
-        if len(hits) == 1:
+        if method == "narrow":
+            top = _narrow_axis(site, call, rank, top)
+        if len(hits) == 1 and top is not None:
             args = [ast.unparse(a) for a in call.args]
             args[hits[0]] = str(top)
             args += [ast.unparse(k) for k in call.keywords]
             head = ast.unparse(call.func)
             code = site.rewrite(f"{head}({', '.join(args)})")
+    if top is None:
+        return Advice(cause, "", None, ctx.language)
     last = "the new last axis" if top == rank else "the last axis"
     fix = f"If you meant {last}, pass {top}"
+    if method == "narrow" and call is not None:
+        fix = f"Axis {top} is the last one long enough for this window: pass {top}"
     if ctx.binding == "candle" and method in NEGATIVE_OK:
         fix += " (or -1)"
     return Advice(cause, fix + ".", code, ctx.language)

@@ -38,6 +38,18 @@ def advise(ctx: Context) -> Optional[Advice]:
     op = ctx.op or ctx.values.get("f1")
     if not isinstance(dtype, str) or not isinstance(op, str) or "unsupported dtype" not in ctx.message:
         return None
+    if op in ("index-select", "gather"):
+        return _ids(ctx, op, dtype)
+    if op == "where-cond":
+        return _method_cast(
+            ctx, ("where_cond",), "receiver", "U8",
+            f"where_cond takes its mask (the tensor it is called on) as U8, U32 or I64 in candle 0.4.2; this mask is {dtype}.",
+            "Cast the mask to U8 before the call: `mask.to_dtype(candle.u8).where_cond(on_true, on_false)`.")
+    if op == "elu" and dtype in ("U8", "U32", "I64"):
+        return _method_cast(
+            ctx, ("powf", "elu"), "receiver", "F32",
+            f"candle 0.4.2's CPU powf and elu take float tensors only (powf reports itself as elu there); this one is {dtype}.",
+            "Cast the tensor to F32 first: `x.to_dtype(candle.f32).powf(e)`.")
     supported = SUPPORTED.get(op)
     if supported is None:
         return Advice(f"candle's {op} does not accept {dtype} tensors on this backend.",
@@ -58,6 +70,69 @@ def advise(ctx: Context) -> Optional[Advice]:
     return Advice(cause, fix, code, ctx.language)
 
 
+def _method_cast(ctx: Context, methods: tuple, which: str, target: str, cause: str, fix: str) -> Advice:
+    """Advice casting the receiver (or the first argument) of the failing method call."""
+    site = ctx.site
+    code = None
+    if site is not None and not site.deeper:
+        call = callsite.failing_call(site, methods)
+        if call is not None:
+            recv = callsite.source(call.func.value)
+            args = [ast.unparse(a) for a in call.args] + [ast.unparse(k) for k in call.keywords]
+            if which == "receiver":
+                recv = _cast(recv, target)
+            elif args:
+                args[0] = _cast(callsite.source(call.args[0]), target)
+            code = site.rewrite(f"{recv}.{call.func.attr}({', '.join(args)})", ("candle",))
+    return Advice(cause, fix if ctx.binding else fix.replace("candle.", "DType::").replace("u8", "U8").replace("f32", "F32"),
+                  code, ctx.language)
+
+
+def _ids(ctx: Context, op: str, dtype: str) -> Advice:
+    """index_select/gather/Embedding with float ids: candle 0.4.2's CPU backend names the
+    *source* tensor's dtype in this error, while the ids are what must be U8, U32 or I64."""
+    method = "index_select" if op == "index-select" else "gather"
+    cause = (f"{op} needs integer ids (U8, U32 or I64); candle 0.4.2 prints the dtype of the tensor "
+             f"indexed ({dtype}) in this message, not the ids'.")
+    site = ctx.site
+    code = None
+    if site is not None and not site.deeper:
+        call = callsite.failing_call(site, (method,))
+        if call is not None and call.args:
+            args = [ast.unparse(a) for a in call.args]
+            args[0] = _cast(callsite.source(call.args[0]), "U32")
+            code = site.rewrite(f"{callsite.source(call.func.value)}.{method}({', '.join(args)})", ("candle",))
+    elif site is not None and any(".sparse." in d for d in site.deeper) and isinstance(site.node, ast.Call) \
+            and len(site.node.args) == 1:
+        call = site.node
+        code = site.rewrite(f"{ast.unparse(call.func)}({_cast(callsite.source(call.args[0]), 'U32')})", ("candle",))
+    fix = f"Cast the ids to U32 before the call: {ctx.code('ids.to_dtype(candle.u32)', 'ids.to_dtype(DType::U32)?')}."
+    return Advice(cause, fix, code, ctx.language)
+
+
+def unary(ctx: Context) -> Optional[Advice]:
+    """``not yet implemented: no unary function for u8/u32/i64`` (candle 0.4.2 op.rs: float
+    unary ops such as exp, sqrt, tanh on an integer tensor)."""
+    msg = ctx.message
+    if "no unary function for" not in msg or ctx.repo != "huggingface/candle":
+        return None
+    dtype = msg.rsplit(" ", 1)[-1].strip().upper()
+    if dtype not in ("U8", "U32", "I64"):
+        return None
+    site = ctx.site
+    code = None
+    if site is not None and not site.deeper and isinstance(site.node, ast.Call) \
+            and isinstance(site.node.func, ast.Attribute):
+        call = site.node
+        args = [ast.unparse(a) for a in call.args] + [ast.unparse(k) for k in call.keywords]
+        code = site.rewrite(
+            f"{_cast(callsite.source(call.func.value), 'F32')}.{call.func.attr}({', '.join(args)})", ("candle",))
+    return Advice(
+        f"candle 0.4.2 has no float math (exp, sqrt, tanh, ...) for {dtype} tensors: the CPU kernel is a todo! that panics.",
+        f"Cast to F32 first: {ctx.code('x.to_dtype(candle.f32).exp()', 'x.to_dtype(DType::F32)?.exp()?')}.",
+        code, ctx.language)
+
+
 def _target(lhs: str, rhs: str, op: str) -> str:
     """The dtype both operands should share: the float one over an integer one, else lhs's;
     for matmul one it supports."""
@@ -76,13 +151,16 @@ def _mismatch(ctx: Context) -> Optional[Advice]:
     lhs, rhs, op = ctx.values.get("lhs"), ctx.values.get("rhs"), ctx.op
     if not isinstance(rhs, str) or lhs == rhs:
         return None
-    target = _target(lhs, rhs, op)
+    site = ctx.site
+    module_call = site is not None and bool(site.deeper) and any(".nn." in d for d in site.deeper)
+    # inside an nn module, rhs is the module's weight: the input is what gets cast
+    target = rhs if module_call and op in MATMUL_OPS and rhs in SUPPORTED["matmul"] else _target(lhs, rhs, op)
     cast = [side for side, dt in (("lhs", lhs), ("rhs", rhs)) if dt != target]
     cause = f"{op} needs both operands of one dtype: lhs is {lhs}, rhs is {rhs}."
-    site = ctx.site
     code = None
-    module_call = site is not None and bool(site.deeper) and any(".nn." in d for d in site.deeper)
-    if site is not None and not site.deeper:
+    if site is not None and not site.deeper and op == "cat":
+        code = _cat(ctx, target)
+    elif site is not None and not site.deeper:
         code = _direct(ctx, target, cast)
     elif module_call and cast == ["lhs"] and isinstance(site.node, ast.Call) and len(site.node.args) == 1:
         call = site.node
@@ -97,6 +175,22 @@ def _mismatch(ctx: Context) -> Optional[Advice]:
     else:
         fix = f"Cast {which} to {target} right before the call, e.g. {span}."
     return Advice(cause, fix, code, ctx.language)
+
+
+def _cat(ctx: Context, target: str) -> Optional[str]:
+    """``candle.cat([a, b], d)``: every listed name whose dtype is not ``target`` is cast."""
+    site = ctx.site
+    call = callsite.failing_function_call(site, "candle.cat") or callsite.failing_function_call(site, "candle.stack")
+    if call is None or not call.args or not isinstance(call.args[0], ast.List):
+        return None
+    items = []
+    for elt in call.args[0].elts:
+        dt = site.tensor_dtype(elt)
+        if dt is None:
+            return None
+        items.append(_cast(callsite.source(elt), target) if dt != target else ast.unparse(elt))
+    rest = [ast.unparse(a) for a in call.args[1:]] + [ast.unparse(k) for k in call.keywords]
+    return site.rewrite(f"{ast.unparse(call.func)}([{', '.join(items)}], {', '.join(rest)})", ("candle",))
 
 
 def _direct(ctx: Context, target: str, cast: list) -> Optional[str]:
