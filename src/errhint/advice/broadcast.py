@@ -31,6 +31,15 @@ def bad_axes(lhs: List[int], rhs: List[int]) -> List[Tuple[int, int, int]]:
     return [(i, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y and x != 1 and y != 1]
 
 
+def missing_axis(small: List[int], big: List[int]) -> Optional[int]:
+    """The axis of ``big`` that ``small`` lacks (one rank less, every other size equal), the
+    last such axis when several fit; None otherwise."""
+    if len(small) + 1 != len(big):
+        return None
+    fits = [i for i in range(len(big)) if big[:i] + big[i + 1:] == small]
+    return fits[-1] if fits else None
+
+
 def result(lhs: List[int], rhs: List[int]) -> List[int]:
     rank = max(len(lhs), len(rhs))
     a = [1] * (rank - len(lhs)) + lhs
@@ -70,6 +79,19 @@ def advise(ctx: Context) -> Optional[Advice]:
         if lhs is None or rhs is None:
             return None
         bad = bad_axes(lhs, rhs)
+        axis = missing_axis(lhs, rhs)
+        if bad and axis is not None:
+            shaped = lhs[:axis] + [1] + lhs[axis:]
+            site = ctx.site
+            call = callsite.failing_call(site, ("broadcast_as",)) if site is not None and not site.deeper else None
+            code = None
+            if call is not None and len(call.args) == 1:
+                code = site.rewrite(f"{callsite.source(call.func.value)}.unsqueeze({axis}).broadcast_as({ast.unparse(call.args[0])})")
+            return Advice(
+                f"broadcast_as aligns {fmt(lhs)} with {fmt(rhs)} from the right: "
+                + "; ".join(f"axis {i} has {x}, the target {y}" for i, x, y in bad) + ".",
+                f"Its sizes are the target's without axis {axis}: `x.unsqueeze({axis})` gives {fmt(shaped)}, "
+                f"which broadcasts to {fmt(rhs)}.", code, ctx.language)
         return Advice(
             f"broadcast_as cannot expand {fmt(lhs)} to {fmt(rhs)}: "
             + "; ".join(f"axis {i} has {x}, the target {y}" for i, x, y in bad)
@@ -97,17 +119,18 @@ def advise(ctx: Context) -> Optional[Advice]:
         fix = (f"The right operand is {fmt(lhs)} transposed: "
                f"{ctx.code(code, 'lhs.broadcast_add(&rhs.t()?)?')} gives {fmt(lhs)}.")
         return Advice(cause, fix, ctx.site.rewrite(code) if ops else None, ctx.language)
-    # a lower-rank operand that matches the leading axes of the other: add trailing 1s
-    for small, big, name, other in ((rhs, lhs, b, a), (lhs, rhs, a, b)):
-        if len(small) < len(big) and big[: len(small)] == small and ctx.binding != "pyburn":
-            shaped = small + [1] * (len(big) - len(small))
-            moved = f"{name}.reshape({py_shape(shaped)})"
+    # a lower-rank operand that is the other's shape without one axis: give it that axis as 1
+    for small, big, name in ((rhs, lhs, b), (lhs, rhs, a)):
+        axis = missing_axis(small, big)
+        if axis is not None and ctx.binding != "pyburn":
+            shaped = small[:axis] + [1] + small[axis:]
+            moved = f"{name}.unsqueeze({axis})"
             code = None
             if ops:
                 expr = _expr(ctx, op, moved, b) if small is lhs else _expr(ctx, op, a, moved)
                 code = ctx.site.rewrite(expr)
-            fix = (f"Its {fmt(small)} matches the leading axes of {fmt(big)}: "
-                   f"{ctx.code(moved, f'.reshape({py_shape(shaped)})?')} gives {fmt(shaped)}, "
+            fix = (f"{fmt(small)} is {fmt(big)} without axis {axis}: "
+                   f"{ctx.code(moved, f'{name}.unsqueeze({axis})?')} gives {fmt(shaped)}, "
                    f"which broadcasts to {fmt(big)}.")
             return Advice(cause, fix, code, ctx.language)
     i, x, y = first

@@ -18,6 +18,16 @@ from errhint.advice.base import Advice, Context, const_int
 from errhint.advice.values import fmt
 
 
+def _swapped(a: list, b: list) -> Optional[tuple]:
+    """(i, j) when ``b`` is ``a`` with two axes swapped (and differs from it)."""
+    differ = [k for k, (x, y) in enumerate(zip(a, b)) if x != y]
+    if len(a) == len(b) and len(differ) == 2:
+        i, j = differ
+        if a[i] == b[j] and a[j] == b[i]:
+            return i, j
+    return None
+
+
 def advise(ctx: Context) -> Optional[Advice]:
     first, nth = ctx.shape("first_shape"), ctx.shape("nth_shape")
     dim, n = ctx.int("dim"), ctx.int("n")
@@ -43,6 +53,17 @@ def advise(ctx: Context) -> Optional[Advice]:
         a = first[:joined] + first[joined + 1:]
         b = nth[:joined] + nth[joined + 1:]
         axis = dim if dim < joined else dim - 1
+        swap = _swapped(a, b)
+        if swap is not None and items is not None and n == 2 and len(items.elts) == 2:
+            i, j = swap
+            second = callsite.source(items.elts[1])
+            moved = f"{second}.t()" if len(b) == 2 else f"{second}.transpose({i}, {j})"
+            code = f"candle.stack([{ast.unparse(items.elts[0])}, {moved}], {joined})"
+            return Advice(
+                f"stack needs operands of one shape: operand 1 is {fmt(a)}, operand 2 is {fmt(b)}, "
+                f"the same sizes with axes {i} and {j} swapped.",
+                f"Swap them back: `{code}` stacks two {fmt(a)} tensors.",
+                site.rewrite(code, ("candle",)), ctx.language)
         return Advice(
             f"stack needs operands of one shape: operand 1 is {fmt(a)}, operand {n} is {fmt(b)} "
             f"(they differ on axis {axis}).",
