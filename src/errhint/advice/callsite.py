@@ -119,16 +119,16 @@ class CallSite:
 
     # ----------------------------------------------------------------- rewriting
 
-    def rewrite(self, new_expr: str, imports: Iterable[str] = ()) -> Optional[str]:
-        """The statement with ``node`` replaced by ``new_expr`` (Python source), plus an
-        ``import`` line for each module in ``imports`` that the frame does not name."""
-        if self.node is None:
+    def rewrite(self, new_expr: str, imports: Iterable[str] = (), target: Optional[ast.expr] = None) -> Optional[str]:
+        """The statement with ``target`` (default: ``node``) replaced by ``new_expr`` (Python
+        source), plus an ``import`` line for each module in ``imports`` the frame does not name."""
+        target = self.node if target is None else target
+        if target is None:
             return None
         try:
             replacement = ast.parse(new_expr, mode="eval").body
         except SyntaxError:
             return None
-        target = self.node
         stmt = copy.deepcopy(self.stmt)
         done = []
 

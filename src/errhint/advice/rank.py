@@ -10,7 +10,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Optional
 
 from errhint.advice.base import Advice, Context, const_int
-from errhint.advice.values import fmt
+from errhint.advice import callsite
+from errhint.advice.values import fmt, py_shape
 
 CREATORS = frozenset({"ones", "zeros", "random", "empty"})
 
@@ -34,8 +35,34 @@ def advise(ctx: Context) -> Optional[Advice]:
                f"Use a rank-{len(dims)} tensor type for {fmt(dims)} (`Tensor::<B, {len(dims)}>`).")
         return Advice(cause, fix, code, ctx.language)
     expected, got, shape = ctx.int("expected"), ctx.int("got"), ctx.shape("shape")
-    if expected is not None and got is not None and shape is not None:
-        return Advice(
-            f"The op expects a {expected}-D tensor and got the {got}-D {fmt(shape)}.",
-            f"Reshape or (un)squeeze the input to {expected} axes before the call.", None, ctx.language)
-    return None
+    if expected is None or got is None or shape is None or got != len(shape):
+        return None
+    cause = f"The op expects a {expected}-D tensor and got the {got}-D {fmt(shape)}."
+    if expected > got:
+        new = [1] * (expected - got) + shape
+        how = f"add {expected - got} leading size-1 ax{'is' if expected - got == 1 else 'es'}"
+    elif all(d == 1 for d in shape[: got - expected]):
+        new = shape[got - expected:]
+        how = f"drop the {got - expected} leading size-1 ax{'is' if got - expected == 1 else 'es'}"
+    else:
+        return Advice(cause, f"Give the input {expected} axes before the call.", None, ctx.language)
+    code = _reshaped(ctx, shape, new)
+    fix = (f"If the missing axes are batch/channel axes, {how}: "
+           f"{ctx.code(f'x.reshape({py_shape(new)})', f'x.reshape({py_shape(new)})?')} gives {fmt(new)}.")
+    return Advice(cause, fix, code, ctx.language)
+
+
+def _reshaped(ctx: Context, shape: list, new: list) -> Optional[str]:
+    """The failing call with the one tensor of ``shape`` among its receiver and arguments
+    (names only, read from the frame) reshaped to ``new``."""
+    site = ctx.site
+    call = site.node if site is not None and not site.deeper and isinstance(site.node, ast.Call) else None
+    if call is None:
+        return None
+    exprs = [call.func.value] if isinstance(call.func, ast.Attribute) else []
+    for a in call.args:
+        exprs.extend(a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])
+    found = [e for e in exprs if site.tensor_shape(e) == shape]
+    if len(found) != 1:
+        return None
+    return site.rewrite(f"{callsite.source(found[0])}.reshape({py_shape(new)})", target=found[0])
