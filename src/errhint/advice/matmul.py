@@ -39,7 +39,7 @@ def advise(ctx: Context) -> Optional[Advice]:
     ops = _operands(ctx)
     a, b = (ops[0], ops[1]) if ops else ("a", "b")
     if len(lhs) < 2 or len(lhs) != len(rhs):
-        return _rank(ctx, lhs, rhs, a, b, ops is not None)
+        return _linear(ctx, lhs, rhs) or _rank(ctx, lhs, rhs, a, b, ops is not None)
     batch_l, batch_r = lhs[:-2], rhs[:-2]
     m, k = lhs[-2:]
     k2, n = rhs[-2:]
@@ -83,6 +83,20 @@ def _rewrite(ctx: Context, ops: Optional[tuple], code: str) -> Optional[str]:
     if ops is None or ctx.site is None:
         return None
     return ctx.site.rewrite(code)
+
+
+def _linear(ctx: Context, lhs: List[int], rhs: List[int]) -> Optional[Advice]:
+    """``candle.nn.Linear`` called with an input whose last axis is not its in_features: its
+    forward (candle-pyo3/py_src/candle/nn/linear.py at 0.4.2) then multiplies by the weight
+    broadcast over the batch, ``[batch, in_features, out_features]``."""
+    site = ctx.site
+    if site is None or not any("nn.linear" in d for d in site.deeper) or len(rhs) != 3 or len(lhs) != 2:
+        return None
+    in_w, out = rhs[1], rhs[2]
+    return Advice(
+        f"The Linear layer takes inputs whose last axis is {in_w} (its in_features); this input is {fmt(lhs)}.",
+        f"Give the input {in_w} features, or build the layer for {lhs[-1]}: `candle.nn.Linear({lhs[-1]}, {out})`.",
+        None, ctx.language)
 
 
 def _rank(ctx: Context, lhs: List[int], rhs: List[int], a: str, b: str, have_call: bool) -> Advice:

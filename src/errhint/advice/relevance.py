@@ -5,12 +5,16 @@
   match becomes an ``also`` id of the first (a short generic pattern such as candle's
   ``dtype mismatch in {op}`` of ``CpuStorage::concat`` no longer rides along with the
   ``DTypeMismatchBinaryOp`` match of the same message).
+* A ``generic: true`` record (a short pattern that also matches other records' texts) is
+  not a second hint beside a full, specific match of the same message: it becomes ``also``.
 * When the error's origin is known, a record of another repository is not offered: the
   failing call of the user's code is a ``candle``/``pyburn`` call (its module, or a tensor of
   that binding as the receiver), or the text is a candle Debug form while candle alone of
   the bindings is imported.  A record
   belongs to a binding when its repository is the binding's or it is a dependency release
   pulled in by it (``pulledInBy``).
+* A ``generic: true`` record is not offered for an exception raised as another package's
+  class (``pydantic_core.ValidationError``): its one-word pattern matches unrelated text.
 * A live exception whose text is a bare message cannot come from a candle *returned* error
   through candle-nn < 0.8.2, which shows every ``candle::Error`` in its Debug form
   (``Msg("...")``, ``Variant { .. }``): such a match (``bail``/``msg``/variant kinds) is
@@ -128,9 +132,21 @@ def _same_error(a: "Match", b: "Match") -> bool:
     pattern of an outer layer, ``wgpu error: {err}``, captures other values than the inner)."""
     if a.record.repo != b.record.repo or a.message.strip() != b.message.strip():
         return False
+    if b.record.get("generic") and a.kind == "full" and not a.record.get("generic"):
+        return True  # a short generic pattern beside the specific match of the same message
     va = {v for v in a.captures.values() if v}
     vb = {v for v in b.captures.values() if v}
     return va == vb
+
+
+BINDING_EXCEPTION_MODULES = frozenset({"builtins", "pyo3_runtime", "candle", "pyburn"})
+
+
+def _foreign_type(exc: BaseException) -> bool:
+    """Raised as a class of another package (``pydantic_core.ValidationError``): the bindings
+    raise builtin classes and pyo3's ``PanicException`` only."""
+    module = getattr(type(exc), "__module__", "") or ""
+    return isinstance(module, str) and module.split(".", 1)[0] not in BINDING_EXCEPTION_MODULES
 
 
 def keep(matches: Sequence["Match"], exc: Optional[BaseException], site: Any) -> List["Match"]:
@@ -147,8 +163,11 @@ def keep(matches: Sequence["Match"], exc: Optional[BaseException], site: Any) ->
     binding = None
     if exc is not None:
         binding = origin(site) or fallback_origin(raw or "")
+    foreign = raised and _foreign_type(exc)
     for m in matches:
         if raised and raw is not None and _bare_candle(m, raw):
+            continue
+        if foreign and m.record.get("generic"):
             continue
         if binding is not None and not _belongs(m, binding):
             continue
