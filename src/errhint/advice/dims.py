@@ -44,6 +44,18 @@ def _narrow_axis(site, call: ast.Call, rank: int, top: int) -> Optional[int]:  #
     return fits[-1] if fits else None
 
 
+def _squeeze_axis(site, call: ast.Call, rank: int) -> Optional[int]:  # type: ignore[no-untyped-def]
+    """For ``x.squeeze(dim)``: the last axis of size 1 of the receiver (a name), else None
+    (candle's squeeze leaves an axis of another size in place)."""
+    if not isinstance(call.func, ast.Attribute):
+        return None
+    shape = site.tensor_shape(call.func.value)
+    if shape is None or len(shape) != rank:
+        return None
+    ones = [i for i, d in enumerate(shape) if d == 1]
+    return ones[-1] if ones else None
+
+
 def advise(ctx: Context) -> Optional[Advice]:
     values = ctx.values
     shape = ctx.shape("shape")
@@ -76,6 +88,8 @@ def advise(ctx: Context) -> Optional[Advice]:
         hits = [i for i, a in enumerate(call.args) if const_int(a) == dim]
         if method == "narrow":
             top = _narrow_axis(site, call, rank, top)
+        elif method == "squeeze":
+            top = _squeeze_axis(site, call, rank)
         if len(hits) == 1 and top is not None:
             args = [ast.unparse(a) for a in call.args]
             args[hits[0]] = str(top)
@@ -88,6 +102,8 @@ def advise(ctx: Context) -> Optional[Advice]:
     fix = f"If you meant {last}, pass {top}"
     if method == "narrow" and call is not None:
         fix = f"Axis {top} is the last one long enough for this window: pass {top}"
+    elif method == "squeeze" and call is not None:
+        fix = f"Axis {top} is the last axis of size 1 (squeeze removes only such an axis): pass {top}"
     if ctx.binding == "candle" and method in NEGATIVE_OK:
         fix += " (or -1)"
     return Advice(cause, fix + ".", code, ctx.language)
