@@ -17,8 +17,8 @@
   class (``pydantic_core.ValidationError``): its one-word pattern matches unrelated text.
 * A live exception whose text is a bare message cannot come from a candle *returned* error
   through candle-nn < 0.8.2, which shows every ``candle::Error`` in its Debug form
-  (``Msg("...")``, ``Variant { .. }``): such a match (``bail``/``msg``/variant kinds) is
-  dropped, so ``[1, 2, 3][::0]`` does not get candle's ``slice step cannot be zero`` (only for
+  (``Msg("...")``, ``Variant { .. }``): such a match (``bail``/``msg``/variant kinds, no site
+  in candle-pyo3, which raises some texts itself) is dropped, so ``[1, 2, 3][::0]`` does not get candle's ``slice step cannot be zero`` (only for
   an exception that was raised: a constructed one may carry a text pasted from anywhere).
 """
 
@@ -121,6 +121,10 @@ def _bare_candle(match: "Match", raw: str) -> bool:
         return False
     if raw.strip() != match.message.strip():
         return False
+    sites = [match.record.get("filePath")] + [s.get("file") for s in (match.record.to_dict().get("raisedAt") or ())
+                                              if isinstance(s, dict)]
+    if any(isinstance(f, str) and f.startswith("candle-pyo3/") for f in sites):
+        return False  # the binding raises this text itself (a PyErr), bare
     from errhint import distinfo
 
     installed = _version(distinfo.version("candle-nn"))
