@@ -23,8 +23,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from errhint.match import Match
 
-from collections.abc import Mapping
-
 from errhint.advice import base, site as sites, values
 from errhint.advice.base import Advice, Context
 
@@ -35,11 +33,18 @@ BINDING_OF_REPO = {
 }
 
 
-def _families() -> list:
-    from errhint.advice import broadcast, concat, device, dims, dtype, matmul, ranges, rank, reshape
+_FAMILIES: list = []
 
-    return [dtype.advise, dtype.unary, device.advise, matmul.advise, reshape.advise, ranges.advise,
-            concat.advise, dims.advise, rank.advise, broadcast.advise]
+
+def _families() -> list:
+    """The family functions, imported on first use (a list append is atomic: two threads at
+    worst import them twice)."""
+    if not _FAMILIES:
+        from errhint.advice import broadcast, concat, device, dims, dtype, matmul, ranges, rank, reshape
+
+        _FAMILIES[:] = [dtype.advise, dtype.unary, device.advise, matmul.advise, reshape.advise,
+                        ranges.advise, concat.advise, dims.advise, rank.advise, broadcast.advise]
+    return _FAMILIES
 
 
 def advise(ctx: Context) -> Optional[Advice]:
@@ -91,18 +96,16 @@ def apply(matches: Sequence["Match"], exc: Optional[BaseException] = None, langu
 
 def _one(m: "Match", call: Any, python: bool) -> "Match":
     rec = m.record
-    raw = rec.to_dict()  # plain camelCase dict (the view's nested values are read-only views)
     caps = values.clean_captures(m.captures)
     typed = values.typed(caps)
-    variant = raw.get("variant")
-    name = variant.get("name") if isinstance(variant, Mapping) else None
+    name = sites.variant_name(rec)
     binding = BINDING_OF_REPO.get(rec.repo) if python else None
     if python and binding is None:
-        return m.evolve(captures=caps, values=typed, site=sites.choose(raw, typed))
+        return m.evolve(captures=caps, values=typed, site=sites.choose(rec, typed, name))
     ctx = Context(typed, m.message, rec.repo, name, binding, call)
     found = advise(ctx)
     return m.evolve(
-        captures=caps, values=typed, site=sites.choose(raw, typed),
+        captures=caps, values=typed, site=sites.choose(rec, typed, name),
         advice_cause=found.cause if found else None,
         advice_fix=found.fix if found else None,
         fix_code=found.code if found else None,

@@ -121,9 +121,9 @@ def _bare_candle(match: "Match", raw: str) -> bool:
         return False
     if raw.strip() != match.message.strip():
         return False
-    sites = [match.record.get("filePath")] + [s.get("file") for s in (match.record.to_dict().get("raisedAt") or ())
-                                              if isinstance(s, dict)]
-    if any(isinstance(f, str) and f.startswith("candle-pyo3/") for f in sites):
+    from errhint.advice.site import sites
+
+    if any(s["file"].startswith("candle-pyo3/") for s in sites(match.record)):
         return False  # the binding raises this text itself (a PyErr), bare
     from errhint import distinfo
 

@@ -19,28 +19,58 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Dict, List, Optional
 
 
-def _sites(record: Mapping[str, Any]) -> List[Dict[str, Any]]:
+def _plain(entry: Any) -> Optional[Dict[str, Any]]:
+    """A ``raisedAt`` entry as a dict (a record view gives read-only nested views)."""
+    if isinstance(entry, Mapping):
+        return dict(entry)
+    to_dict = getattr(entry, "to_dict", None)
+    try:
+        return to_dict() if to_dict is not None else None
+    except Exception:
+        return None
+
+
+def _sites(record: Any) -> List[Dict[str, Any]]:
     out = []
     if record.get("filePath") and record.get("lineNumber"):
         out.append({"file": record.get("filePath"), "line": record.get("lineNumber"), "fn": None})
-    for s in record.get("raisedAt") or ():
-        if isinstance(s, Mapping) and isinstance(s.get("file"), str) and isinstance(s.get("line"), int):
-            out.append(dict(s))
+    for entry in record.get("raisedAt") or ():
+        s = _plain(entry)
+        if s is not None and isinstance(s.get("file"), str) and isinstance(s.get("line"), int):
+            out.append(s)
     return out
 
 
-def url(record: Mapping[str, Any], site: Mapping[str, Any]) -> Optional[str]:
+def sites(record: Any) -> List[Dict[str, Any]]:
+    """The record's location and its ``raisedAt`` entries, as dicts."""
+    return _sites(record)
+
+
+def variant_name(record: Any) -> Optional[str]:
+    variant = record.get("variant")
+    if variant is None:
+        return None
+    try:
+        name = variant["name"]
+    except Exception:
+        return None
+    return name if isinstance(name, str) else None
+
+
+def url(record: Any, site: Mapping[str, Any]) -> Optional[str]:
     sha = record.get("analyzedSha")
     if not sha or not record.get("repo"):
         return None
     return f"https://github.com/{record.get('repo')}/blob/{sha}/{site['file']}#L{site['line']}"
 
 
-def choose(record: Mapping[str, Any], values: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+def choose(record: Any, values: Mapping[str, Any], name: Optional[str] = None) -> Optional[Dict[str, Any]]:
     """The site the call reached (``file``, ``line``, ``fn``, ``url``) when the values tell
-    the record's sites apart; None when they do not (the record's own location stands)."""
-    variant = record.get("variant") or {}
-    name = variant.get("name") if isinstance(variant, Mapping) else None
+    the record's sites apart; None when they do not (the record's own location stands).
+    ``record``: a ``RecordView`` or a camelCase dict; ``name``: its variant name if known."""
+    name = name or variant_name(record)
+    if name not in ("ShapeMismatchBinaryOp", "NarrowInvalidArgs"):
+        return None
     sites = _sites(record)
     if len(sites) < 2:
         return None
