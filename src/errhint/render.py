@@ -182,6 +182,15 @@ def _advice(match: "Match", name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+_RUST_MARKS = ("::", "?)", ")?", "?;", "(&", "let ")
+
+
+def _rust_code(text: str) -> bool:
+    """A code span of ``text`` is Rust (``t.unsqueeze::<2>()``, ``a.matmul(&b)?``): not shown
+    to a Python caller next to a computed Python fix."""
+    return any(mark in span for span in re.findall(r"`([^`]+)`", text) for mark in _RUST_MARKS)
+
+
 def _url(match: "Match") -> str:
     """The chosen site's link (``Match.github_url``), else the record's."""
     url = getattr(match, "github_url", None) or match.record.get("githubUrl")
@@ -220,7 +229,7 @@ def render_match(match: "Match", verbosity: str = "brief", color: bool = False) 
         if computed:  # the fix computed from the user's values first, the record's after it
             lines.append(f"  {label('fix:')} {_one_line(computed)}")
             lines.extend(_code_lines(match, label("code:")))
-            if fix and fix != computed:
+            if fix and fix != computed and not (match.fix_language == "python" and _rust_code(fix)):
                 lines.append(f"  {label('or:')} {_one_line(fix)}")
         elif fix:
             lines.append(f"  {label('fix:')} {_one_line(fix)}")

@@ -58,14 +58,14 @@ def advise(ctx: Context) -> Optional[Advice]:
     cause = f"candle 0.4.2's CPU {op} supports {', '.join(supported)} only; this operand is {dtype}."
     site = ctx.site
     code = None
+    expr = "a.to_dtype(candle.f32).matmul(b.to_dtype(candle.f32))"
     if site is not None and not site.deeper:
         call = callsite.failing_call(site, ("matmul",))
         if call is not None and len(call.args) == 1:
-            code = site.rewrite(
-                f"{_cast(callsite.source(call.func.value), target)}.matmul({_cast(callsite.source(call.args[0]), target)})",
-                ("candle",))
+            expr = f"{_cast(callsite.source(call.func.value), target)}.matmul({_cast(callsite.source(call.args[0]), target)})"
+            code = site.rewrite(expr, ("candle",))
     fix = (f"Cast both operands to {target}: "
-           f"{ctx.code('a.to_dtype(candle.f32).matmul(b.to_dtype(candle.f32))', 'a.to_dtype(DType::F32)?.matmul(&b.to_dtype(DType::F32)?)?')}"
+           f"{ctx.code(expr, 'a.to_dtype(DType::F32)?.matmul(&b.to_dtype(DType::F32)?)?')}"
            f" (an integer tensor built from Python ints is U32, or I64 with a negative value).")
     return Advice(cause, fix, code, ctx.language)
 
