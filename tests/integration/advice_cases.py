@@ -64,6 +64,8 @@ CASES: List[Case] = [
     ("dtype-ids", C + "x = candle.randn((5, 6))\nids = candle.Tensor([1.0, 2.0])\ny = x.index_select(ids, 0)",
      "y = x.index_select(ids.to_dtype(candle.u32), 0)", ("U8, U32 or I64",)),
     ("dtype-unary", C + "x = candle.Tensor([[1, -2, 3]])\ny = x.exp()", "y = x.to_dtype(candle.f32).exp()", ("I64",)),
+    ("dtype-unary-sqrt", C + "x = candle.Tensor([[1, 4]])\ny = x.sqrt()", "y = x.to_dtype(candle.f32).sqrt()", ("U32",)),
+    ("dtype-unary-recip", C + "x = candle.Tensor([[1, 4]])\ny = x.recip()", "y = x.to_dtype(candle.f32).recip()", ("U32",)),
     ("rank-pool", C + "import candle.functional as F\nimg = candle.randn((9, 9))\npooled = F.avg_pool2d(img, 3)",
      "pooled = F.avg_pool2d(img.reshape((1, 1, 9, 9)), 3)", ("4-D", "[1, 1, 9, 9]")),
     ("linear-in-features", NN + "lin = nn.Linear(6, 2)\nx = candle.randn((3, 5))\ny = lin(x)",

@@ -130,10 +130,13 @@ def test_the_introspection_check_can_fail() -> None:
     assert unknown_names("y = candle.nn.Dense(3, 4)", names) == ["Dense"]
 
 
-def test_matmul_site_follows_the_check_that_fired(results: Dict[str, dict]) -> None:
+def test_the_site_is_the_check_that_fired(results: Dict[str, dict]) -> None:
     assert results["matmul-transpose-rhs"]["url"].endswith("tensor.rs#L1522")  # inner-dimension check
     assert results["matmul-vector"]["url"].endswith("tensor.rs#L1502")  # rank check
     assert results["narrow-len"]["url"].endswith("tensor.rs#L883")  # Tensor::narrow, before Layout::narrow
+    # unary_op!'s two arms: sqrt has vectorised kernels (second arm), recip not (first arm)
+    assert results["dtype-unary-sqrt"]["url"].endswith("op.rs#L540")
+    assert results["dtype-unary-recip"]["url"].endswith("op.rs#L492")
 
 
 def test_values_are_typed(results: Dict[str, dict]) -> None:

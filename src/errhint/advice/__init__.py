@@ -99,13 +99,19 @@ def _one(m: "Match", call: Any, python: bool) -> "Match":
     caps = values.clean_captures(m.captures)
     typed = values.typed(caps)
     name = sites.variant_name(rec)
+    method = None
+    if call is not None:
+        call.reset()
+        node = call.node
+        func = getattr(node, "func", None)
+        method = getattr(func, "attr", None) if func is not None else None
     binding = BINDING_OF_REPO.get(rec.repo) if python else None
     if python and binding is None:
-        return m.evolve(captures=caps, values=typed, site=sites.choose(rec, typed, name))
+        return m.evolve(captures=caps, values=typed, site=sites.choose(rec, typed, name, method))
     ctx = Context(typed, m.message, rec.repo, name, binding, call)
     found = advise(ctx)
     return m.evolve(
-        captures=caps, values=typed, site=sites.choose(rec, typed, name),
+        captures=caps, values=typed, site=sites.choose(rec, typed, name, method),
         advice_cause=found.cause if found else None,
         advice_fix=found.fix if found else None,
         fix_code=found.code if found else None,

@@ -7,7 +7,9 @@ one the call reaches is chosen:
 * candle ``Tensor::matmul`` raises ``ShapeMismatchBinaryOp`` twice: first when the ranks
   differ or are below 2, then when the inner (or batch) dimensions differ;
 * ``NarrowInvalidArgs``: ``Tensor::narrow`` (tensor.rs) checks first, so a call from Python
-  reaches it, not the repeated check in ``Layout::narrow``.
+  reaches it, not the repeated check in ``Layout::narrow``;
+* candle's ``no unary function for {dtype}`` ``todo!`` is in both arms of ``unary_op!``: the
+  failing method (``x.exp()``) says which arm declared the op.
 """
 
 from __future__ import annotations
@@ -64,11 +66,32 @@ def url(record: Any, site: Mapping[str, Any]) -> Optional[str]:
     return f"https://github.com/{record.get('repo')}/blob/{sha}/{site['file']}#L{site['line']}"
 
 
-def choose(record: Any, values: Mapping[str, Any], name: Optional[str] = None) -> Optional[Dict[str, Any]]:
+UNARY_VECTORISED = frozenset({"exp", "log", "sin", "cos", "tanh", "sqr", "sqrt"})
+UNARY_PLAIN = frozenset({"neg", "recip"})
+"""candle's ``unary_op!`` macro has two arms, each with its own ``todo!("no unary function
+for u8")``: ops declared with vectorised f32/f64 kernels (the second arm) and the others."""
+
+
+def _unary(record: Any, method: Optional[str]) -> Optional[Dict[str, Any]]:
+    message = record.get("errorMessage") or ""
+    if not message.startswith("no unary function for") or method not in UNARY_VECTORISED | UNARY_PLAIN:
+        return None
+    found = sorted((s for s in _sites(record) if s["file"] == record.get("filePath")), key=lambda s: s["line"])
+    if len(found) != 2:
+        return None
+    return found[1] if method in UNARY_VECTORISED else found[0]
+
+
+def choose(record: Any, values: Mapping[str, Any], name: Optional[str] = None,
+           method: Optional[str] = None) -> Optional[Dict[str, Any]]:
     """The site the call reached (``file``, ``line``, ``fn``, ``url``) when the values tell
     the record's sites apart; None when they do not (the record's own location stands).
     ``record``: a ``RecordView`` or a camelCase dict; ``name``: its variant name if known."""
     name = name or variant_name(record)
+    if name is None and method is not None:
+        chosen = _unary(record, method)
+        return None if chosen is None else {
+            "file": chosen["file"], "line": chosen["line"], "fn": chosen.get("fn"), "url": url(record, chosen)}
     if name not in ("ShapeMismatchBinaryOp", "NarrowInvalidArgs"):
         return None
     sites = _sites(record)
