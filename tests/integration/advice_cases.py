@@ -72,6 +72,8 @@ CASES: List[Case] = [
      None, ("is 6", "Linear(5, 2)")),
     ("pyburn-ones-rank", PB + "a = TensorPy.ones([5, 7], 4)", "a = TensorPy.ones([5, 7], 2)", ("[5, 7]", "says 4")),
     ("pyburn-sum-dim", PB + "a = TensorPy.ones([5, 7, 2], 3)\nb = a.sum_dim(8)", "b = a.sum_dim(2)", ("3 axes", "0 to 2")),
+    ("pyburn-conv-groups", PB + "nn = pyburn.ndarray.ndarray_nn\nconv = nn.conv.Conv2dPy([6, 9], [3, 3], groups=4)",
+     "conv = nn.conv.Conv2dPy([6, 9], [3, 3], groups=3)", ("1, 3", "groups=3")),
     ("pyburn-add", PB + "a = TensorPy.ones([5, 7], 2)\nb = TensorPy.ones([7, 5], 2)\nc = a.add(b)",
      None, ("axis 0: 5 vs 7", "TensorPy.ones([5, 7], 2)")),
 ]

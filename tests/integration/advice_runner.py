@@ -7,16 +7,62 @@ the failing frame's namespace.  Usage: ``python advice_runner.py DIR``.
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import runpy
 import sys
 from pathlib import Path
+from typing import Dict, List
 
 import errhint
 
 from advice_cases import CASES
 
 MARKER = "@@advice@@ "
+
+
+def _method_names() -> set:
+    """Every method of the bindings' tensor types (candle.Tensor, pyburn's TensorPy kinds)."""
+    import candle
+    import pyburn
+
+    tensor_py = pyburn.ndarray.ndarray_tensor.TensorPy
+    return set(dir(candle.Tensor)) | set(dir(tensor_py)) | set(dir(tensor_py.ones([1], 1)))
+
+
+def unknown_names(code: str, namespace: Dict[str, object]) -> List[str]:
+    """Attributes a Python snippet names that do not exist: a chain rooted at a name of the
+    failing frame (``candle.nn.Linear``, ``nn.conv.Conv2dPy``) is resolved with getattr; any
+    other attribute (a method on a tensor expression) must be a method of a binding tensor type."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return [f"not Python: {code}"]
+    methods = _method_names()
+    missing = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain, base = [node.attr], node.value
+        while isinstance(base, ast.Attribute):
+            chain.append(base.attr)
+            base = base.value
+        if isinstance(base, ast.Name) and (base.id in namespace or base.id == "candle"):
+            import candle
+
+            obj = namespace.get(base.id, candle)
+            for attr in reversed(chain):
+                if not hasattr(obj, attr):
+                    if not hasattr(obj, "shape") and not hasattr(obj, "dims"):
+                        missing.append(attr)
+                    elif attr not in methods:
+                        missing.append(attr)
+                    break
+                obj = getattr(obj, attr)
+        elif node.attr not in methods:
+            missing.append(node.attr)
+    return list(dict.fromkeys(missing))
 
 
 def run(case_id: str, script: str, folder: Path) -> dict:
@@ -42,6 +88,11 @@ def run(case_id: str, script: str, folder: Path) -> dict:
             if tb.tb_frame.f_code.co_filename == str(path):
                 frame = tb.tb_frame
             tb = tb.tb_next
+        if frame is not None:
+            names = dict(frame.f_globals)
+            snippets = [m.fix_code] if m.fix_code else []
+            snippets += [t for t in re.findall(r"`([^`]+)`", f"{m.advice_cause} {m.advice_fix}") if "(" in t or "." in t]
+            out["unknown"] = {t: unknown_names(t, names) for t in snippets if unknown_names(t, names)}
         if m.fix_code and frame is not None:
             namespace = dict(frame.f_globals)
             try:
