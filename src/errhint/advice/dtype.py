@@ -121,15 +121,20 @@ def unary(ctx: Context) -> Optional[Advice]:
         return None
     site = ctx.site
     code = None
+    expr = "x.to_dtype(candle.f32)"
     if site is not None and not site.deeper and isinstance(site.node, ast.Call) \
             and isinstance(site.node.func, ast.Attribute):
         call = site.node
         args = [ast.unparse(a) for a in call.args] + [ast.unparse(k) for k in call.keywords]
-        code = site.rewrite(
-            f"{_cast(callsite.source(call.func.value), 'F32')}.{call.func.attr}({', '.join(args)})", ("candle",))
+        if isinstance(site.value(call.func.value), type(ast)) and call.args:  # F.tanh(x): a module's function
+            args[0] = _cast(callsite.source(call.args[0]), "F32")
+            expr = f"{ast.unparse(call.func)}({', '.join(args)})"
+        else:
+            expr = f"{_cast(callsite.source(call.func.value), 'F32')}.{call.func.attr}({', '.join(args)})"
+        code = site.rewrite(expr, ("candle",))
     return Advice(
         f"candle 0.4.2 has no float math (exp, sqrt, tanh, ...) for {dtype} tensors: the CPU kernel is a todo! that panics.",
-        f"Cast to F32 first: {ctx.code('x.to_dtype(candle.f32).exp()', 'x.to_dtype(DType::F32)?.exp()?')}.",
+        f"Cast to F32 first: {ctx.code(expr, 'x.to_dtype(DType::F32)?')}.",
         code, ctx.language)
 
 

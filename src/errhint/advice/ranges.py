@@ -21,6 +21,8 @@ def advise(ctx: Context) -> Optional[Advice]:
         return _narrow(ctx)
     if "index" in ctx.values and "size" in ctx.values:
         return _index(ctx)
+    if "is too large for tensor dimension" in ctx.message:
+        return _get(ctx)
     if ctx.op == "gather":
         return _gather(ctx)
     return None
@@ -66,6 +68,21 @@ def _index(ctx: Context) -> Optional[Advice]:
     else:
         fix = f"Keep every index below {size} (or select from an axis with more than {index} elements)."
     return Advice(cause + ".", fix, None, ctx.language)
+
+
+def _get(ctx: Context) -> Optional[Advice]:
+    """candle-pyo3 ``actual_index``: ``index {index} is too large for tensor dimension {dim}``,
+    where ``dim`` is the size of the indexed axis (``x.get(i)`` indexes axis 0)."""
+    index, size = ctx.int("index"), ctx.int("dim")
+    if index is None or size is None or size <= 0:
+        return None
+    cause = f"Index {index} is past the end of an axis of size {size}: valid indices are 0 to {size - 1}, or -{size} to -1."
+    site = ctx.site
+    call = callsite.failing_call(site, ("get",)) if site is not None and not site.deeper else None
+    code = None
+    if call is not None and len(call.args) == 1 and const_int(call.args[0]) == index:
+        code = site.rewrite(f"{callsite.source(call.func.value)}.get({size - 1})")
+    return Advice(cause, f"If you meant the last element, use {size - 1} (or -1).", code, ctx.language)
 
 
 def _gather(ctx: Context) -> Optional[Advice]:

@@ -24,6 +24,25 @@ def candidates(total: int, target: List[int]) -> List[List[int]]:
     return out
 
 
+def _prefer_kept_axes(found: List[List[int]], have: List[int]) -> List[List[int]]:
+    """Of several one-axis candidates, the one that keeps the most leading axes of the current
+    shape (splitting ``[6, 20]`` into heads keeps the 6), when exactly one does."""
+    if len(found) < 2:
+        return found
+
+    def kept(shape: List[int]) -> int:
+        n = 0
+        for a, b in zip(shape, have):
+            if a != b:
+                break
+            n += 1
+        return n
+
+    best = max(kept(s) for s in found)
+    top = [s for s in found if kept(s) == best]
+    return top if len(top) == 1 and best > 0 else found
+
+
 def advise(ctx: Context) -> Optional[Advice]:
     if ctx.op != "reshape" or ctx.repo != "huggingface/candle":
         return None
@@ -35,7 +54,7 @@ def advise(ctx: Context) -> Optional[Advice]:
         return None
     cause = (f"The tensor {fmt(have)} holds {n_have} elements; the requested shape {fmt(want)} "
              f"holds {n_want}.")
-    found = candidates(n_have, want)
+    found = _prefer_kept_axes(candidates(n_have, want), have)
     site = ctx.site
     call = None
     if site is not None and not site.deeper:
@@ -43,7 +62,7 @@ def advise(ctx: Context) -> Optional[Advice]:
     if len(found) == 1:
         shape = found[0]
         code = f"{callsite.source(call.func.value)}.reshape({py_shape(shape)})" if call is not None and len(call.args) == 1 else None
-        fix = (f"{fmt(shape)} keeps {n_have} elements and differs from the request in one axis: "
+        fix = (f"{fmt(shape)} holds {n_have} elements and differs from the request in one axis: "
                f"{ctx.code(code or f'x.reshape({py_shape(shape)})', f'x.reshape({py_shape(shape)})?')}.")
         return Advice(cause, fix, site.rewrite(code) if code else None, ctx.language)
     fix = f"Choose a shape whose sizes multiply to {n_have}"
