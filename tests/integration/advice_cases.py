@@ -50,6 +50,7 @@ CASES: List[Case] = [
     ("get-past-end", C + "rows = candle.randn((6, 5))\nlast = rows.get(6)", "last = rows.get(5)", ("0 to 5", "-6 to -1")),
     ("unary-module-function", C + "from candle import functional as F\nx = candle.ones((7, 5), dtype=candle.u8)\ny = F.tanh(x)",
      "y = F.tanh(x.to_dtype(candle.f32))", ("U8",)),
+    ("getitem-past-end", C + "batch = candle.randn((8, 5))\nsample = batch[8]", "sample = batch[7]", ("size 8", "0 to 7")),
     ("narrow-len", C + "a = candle.randn((5, 6))\nb = a.narrow(1, 4, 5)",
      "b = a.narrow(1, 4, 2)", ("4 + 5 = 9", "6")),
     ("narrow-dim", C + "x = candle.randn((7, 5))\npart = x.narrow(2, 0, 6)",

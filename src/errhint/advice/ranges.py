@@ -23,6 +23,8 @@ def advise(ctx: Context) -> Optional[Advice]:
         return _index(ctx)
     if "is too large for tensor dimension" in ctx.message:
         return _get(ctx)
+    if ctx.message.startswith("index out of range for dimension"):
+        return _getitem(ctx)
     if ctx.op == "gather":
         return _gather(ctx)
     return None
@@ -82,6 +84,31 @@ def _get(ctx: Context) -> Optional[Advice]:
     code = None
     if call is not None and len(call.args) == 1 and const_int(call.args[0]) == index:
         code = site.rewrite(f"{callsite.source(call.func.value)}.get({size - 1})")
+    return Advice(cause, f"If you meant the last element, use {size - 1} (or -1).", code, ctx.language)
+
+
+def _getitem(ctx: Context) -> Optional[Advice]:
+    """candle-pyo3 ``__getitem__``: ``index out of range for dimension '{current_dim}' with
+    indexer '{index}'``; the axis size is read from the indexed tensor when it is a name."""
+    dim, index = ctx.int("current_dim"), ctx.int("index")
+    if dim is None or index is None:
+        return None
+    site = ctx.site
+    node = site.node if site is not None and not site.deeper else None
+    shape = site.tensor_shape(node.value) if isinstance(node, ast.Subscript) else None
+    if shape is None or not 0 <= dim < len(shape):
+        return Advice(f"Index {index} is out of range on axis {dim} of the indexed tensor.",
+                      f"Keep the index below the size of axis {dim} (`t.shape[{dim}]`).", None, ctx.language)
+    size = shape[dim]
+    cause = (f"Index {index} is out of range on axis {dim}, which has size {size} ({fmt(shape)}): "
+             f"valid indices are 0 to {size - 1}, or -{size} to -1.")
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    code = None
+    if dim < len(parts) and const_int(parts[dim]) == index and size > 0:
+        texts = [ast.unparse(p) for p in parts]
+        texts[dim] = str(size - 1)
+        inner = texts[0] if len(texts) == 1 else ", ".join(texts)
+        code = site.rewrite(f"{callsite.source(node.value)}[{inner}]")
     return Advice(cause, f"If you meant the last element, use {size - 1} (or -1).", code, ctx.language)
 
 
