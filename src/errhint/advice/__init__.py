@@ -26,11 +26,11 @@ if TYPE_CHECKING:  # pragma: no cover
 from errhint.advice import base, site as sites, values
 from errhint.advice.base import Advice, Context
 
-BINDING_OF_REPO = {
-    "huggingface/candle": "candle",
-    "tracel-ai/burn": "pyburn",
-    "KwachOjunga/wrap-burn": "pyburn",
-}
+def _binding_of_repo(repo: str) -> Optional[str]:
+    """The binding package whose errors come from ``repo`` (``errhint.bindings``), or None."""
+    from errhint import bindings
+
+    return next((name for name, b in bindings.BINDINGS.items() if repo in b.repos), None)
 
 
 _FAMILIES: list = []
@@ -105,7 +105,7 @@ def _one(m: "Match", call: Any, python: bool) -> "Match":
         node = call.node
         func = getattr(node, "func", None)
         method = getattr(func, "attr", None) if func is not None else None
-    binding = BINDING_OF_REPO.get(rec.repo) if python else None
+    binding = _binding_of_repo(rec.repo) if python else None
     if python and binding is None:
         return m.evolve(captures=caps, values=typed, site=sites.choose(rec, typed, name, method))
     ctx = Context(typed, m.message, rec.repo, name, binding, call)

@@ -21,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Iterable, List, Optional, Tuple
 
-BINDING_PACKAGES = ("candle", "pyburn")
+from errhint.bindings import MODULES as BINDING_PACKAGES
 MAX_SOURCE = 1_000_000
 """Characters of a source file that are parsed; a bigger file gives no call site."""
 

@@ -33,10 +33,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from errhint.match import Match
 
-BINDING_REPOS = {
-    "candle": ("huggingface/candle",),
-    "pyburn": ("tracel-ai/burn", "KwachOjunga/wrap-burn"),
-}
+from errhint import bindings
+
+BINDING_REPOS = {name: tuple(b.repos) for name, b in bindings.BINDINGS.items()}
+"""Binding package -> the repositories of its errors (from ``errhint.bindings``)."""
 RETURNED_KINDS = frozenset({"bail", "msg", "error_variant", "variant_construction", "display_arm"})
 DEBUG_FORM_UNTIL = (0, 8, 2)
 """candle-nn releases before this show candle errors in their Debug form (docs/matching.md)."""
@@ -143,7 +143,7 @@ def _same_error(a: "Match", b: "Match") -> bool:
     return va == vb
 
 
-BINDING_EXCEPTION_MODULES = frozenset({"builtins", "pyo3_runtime", "candle", "pyburn"})
+BINDING_EXCEPTION_MODULES = frozenset({"builtins", "pyo3_runtime"}) | frozenset(bindings.MODULES)
 
 
 def _foreign_type(exc: BaseException) -> bool:
