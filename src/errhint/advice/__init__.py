@@ -17,11 +17,9 @@ any way gives no advice (the match keeps its static text).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
-    from errhint.match import Match
+from errhint.match import Match
 
 from errhint.advice import base, site as sites, values
 from errhint.advice.base import Advice, Context

@@ -7,11 +7,8 @@ family or its values do not say enough.  Every number in the text it returns com
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional
 
-    from errhint.advice.callsite import CallSite
 
 PYTHON = "python"
 RUST = "rust"
@@ -42,7 +39,7 @@ class Context:
 
     def __init__(
         self, values: Mapping[str, Any], message: str, repo: str, variant: Optional[str],
-        binding: Optional[str], site: Optional["CallSite"] = None,
+        binding: Optional[str], site: Optional[Any] = None,
     ) -> None:
         self.values = values
         self.message = message

@@ -15,11 +15,8 @@ import builtins
 import copy
 import linecache
 import sys
-import sysconfig
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Iterable, List, Optional, Tuple
+from typing import Any, Iterable, List, Optional, Tuple
 
 from errhint.bindings import MODULES as BINDING_PACKAGES
 MAX_SOURCE = 1_000_000
@@ -30,6 +27,8 @@ _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)
 
 
 def _stdlib_dirs() -> Tuple[str, ...]:
+    import sysconfig
+
     paths = sysconfig.get_paths()
     return tuple(p for p in {paths.get("stdlib"), paths.get("platstdlib")} if p)
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 import ast
 from math import gcd
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Optional
+from typing import Optional
 
 from errhint.advice.base import Advice, Context, const_int
 

@@ -6,9 +6,7 @@ last axis of the left operand (``k``) must equal the second-to-last of the right
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 from errhint.advice import callsite
 from errhint.advice.base import Advice, Context

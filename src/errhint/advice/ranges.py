@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import ast
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Optional
+from typing import Optional
 
 from errhint.advice import callsite
 from errhint.advice.base import Advice, Context, const_int

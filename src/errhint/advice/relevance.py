@@ -24,14 +24,11 @@
 
 from __future__ import annotations
 
-import ast
 import sys
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence
 
-    from errhint.match import Match
+from errhint.match import Match
 
 from errhint import bindings
 
@@ -57,6 +54,8 @@ def _version(text: Optional[str]) -> Optional[tuple]:
 def origin(site: Any) -> Optional[str]:
     """``candle``/``pyburn`` when the failing call of the user's code is the binding's."""
     if site is not None:
+        import ast  # a call site exists, so ast is loaded already
+
         node = site.node
         if isinstance(node, ast.Call):
             func = node.func
@@ -92,7 +91,7 @@ def fallback_origin(raw: str) -> Optional[str]:
     return "candle" if loaded == ["candle"] and _debug_form(raw) else None
 
 
-def _binding_of_value(site: Any, expr: ast.expr) -> Optional[str]:
+def _binding_of_value(site: Any, expr: Any) -> Optional[str]:
     value = site.value(expr)
     name = getattr(value, "__name__", None) if isinstance(value, type(sys)) else None
     if isinstance(name, str) and name.split(".", 1)[0] in BINDING_REPOS:

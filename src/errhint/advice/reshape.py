@@ -5,9 +5,7 @@ A reshape keeps the number of elements; the requested shape's product must equal
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import List, Optional
+from typing import List, Optional
 
 from errhint.advice import callsite
 from errhint.advice.base import Advice, Context

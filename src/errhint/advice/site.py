@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 
 def _plain(entry: Any) -> Optional[Dict[str, Any]]:

@@ -8,9 +8,7 @@ Anything else stays the string it was.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional
 
 DTYPES = ("U8", "U32", "I64", "BF16", "F16", "F32", "F64")
 """candle's DType names as its Debug form prints them."""
