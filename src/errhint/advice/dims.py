@@ -102,6 +102,6 @@ def advise(ctx: Context) -> Optional[Advice]:
         fix = f"Axis {top} is the last one long enough for this window: pass {top}"
     elif method == "squeeze" and call is not None:
         fix = f"Axis {top} is the last axis of size 1 (squeeze removes only such an axis): pass {top}"
-    if ctx.binding == "candle" and method in NEGATIVE_OK:
-        fix += " (or -1)"
+    if ctx.binding == "candle" and method in NEGATIVE_OK and top < rank:
+        fix += f" (or {top - rank})"
     return Advice(cause, fix + ".", code, ctx.language)

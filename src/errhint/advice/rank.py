@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from typing import Optional
+from typing import Optional, Tuple
 
 from errhint.advice.base import Advice, Context, const_int
 from errhint.advice import callsite
@@ -44,23 +44,25 @@ def advise(ctx: Context) -> Optional[Advice]:
         how = f"drop the {got - expected} leading size-1 ax{'is' if got - expected == 1 else 'es'}"
     else:
         return Advice(cause, f"Give the input {expected} axes before the call.", None, ctx.language)
-    code = _reshaped(ctx, shape, new)
+    code, name = _reshaped(ctx, shape, new)
     fix = (f"If the missing axes are batch/channel axes, {how}: "
-           f"{ctx.code(f'x.reshape({py_shape(new)})', f'x.reshape({py_shape(new)})?')} gives {fmt(new)}.")
+           f"{ctx.code(f'{name}.reshape({py_shape(new)})', f'{name}.reshape({py_shape(new)})?')} gives {fmt(new)}.")
     return Advice(cause, fix, code, ctx.language)
 
 
-def _reshaped(ctx: Context, shape: list, new: list) -> Optional[str]:
+def _reshaped(ctx: Context, shape: list, new: list) -> Tuple[Optional[str], str]:
     """The failing call with the one tensor of ``shape`` among its receiver and arguments
-    (names only, read from the frame) reshaped to ``new``."""
+    (names only, read from the frame) reshaped to ``new``, and that tensor's expression
+    (``x`` when it cannot be told)."""
     site = ctx.site
     call = site.node if site is not None and not site.deeper and isinstance(site.node, ast.Call) else None
     if call is None:
-        return None
+        return None, "x"
     exprs = [call.func.value] if isinstance(call.func, ast.Attribute) else []
     for a in call.args:
         exprs.extend(a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])
     found = [e for e in exprs if site.tensor_shape(e) == shape]
     if len(found) != 1:
-        return None
-    return site.rewrite(f"{callsite.source(found[0])}.reshape({py_shape(new)})", target=found[0])
+        return None, "x"
+    name = callsite.source(found[0])
+    return site.rewrite(f"{name}.reshape({py_shape(new)})", target=found[0]), name
