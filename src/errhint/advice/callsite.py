@@ -10,6 +10,7 @@ the frame only while the lookup runs: nothing of it is put into a ``Match``.
 
 from __future__ import annotations
 
+import _thread
 import ast
 import builtins
 import copy
@@ -19,8 +20,9 @@ import sys
 from typing import Any, Iterable, List, Optional, Tuple
 
 from errhint.bindings import MODULES as BINDING_PACKAGES
-MAX_SOURCE = 1_000_000
-"""Characters of a source file that are parsed; a bigger file gives no call site."""
+MAX_SOURCE = 256_000
+"""Characters of a source file that are parsed; a bigger file gives no call site (parsing
+it would hold an exception hook too long)."""
 
 _MISSING = object()
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)
@@ -160,6 +162,28 @@ def source(expr: ast.expr) -> str:
     return f"({text})"
 
 
+_TREES: "dict[str, Optional[ast.Module]]" = {}
+_MAX_TREES = 8
+_TREES_LOCK = _thread.allocate_lock()
+
+
+def _parse(text: str) -> Optional[ast.Module]:
+    """``text`` parsed, from a small cache (an error repeated in a loop parses its file once).
+    Trees are never changed (rewrites work on copies)."""
+    with _TREES_LOCK:
+        if text in _TREES:
+            return _TREES[text]
+    try:
+        tree: Optional[ast.Module] = ast.parse(text)
+    except (SyntaxError, ValueError):
+        tree = None
+    with _TREES_LOCK:
+        if len(_TREES) >= _MAX_TREES:
+            _TREES.pop(next(iter(_TREES)), None)
+        _TREES[text] = tree
+    return tree
+
+
 def _statement(tree: ast.AST, line: int) -> Optional[ast.stmt]:
     best = None
     for node in ast.walk(tree):
@@ -217,9 +241,8 @@ def find(exc: BaseException) -> Optional[CallSite]:
     text = "".join(lines)
     if not text or len(text) > MAX_SOURCE:
         return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = _parse(text)
+    if tree is None:
         return None
     stmt = _statement(tree, line)
     if stmt is None:
