@@ -9,7 +9,7 @@ import time
 
 from typing import Any, List, Optional, Sequence
 
-from errhint import bindings, config, extract, rank
+from errhint import advice, bindings, config, extract, rank
 from errhint.dataset import Dataset, dataset, load, reset, use  # noqa: F401 - the engine's dataset controls
 from errhint.match import Match
 from errhint.matching import match_items
@@ -64,7 +64,8 @@ def lookup(
     dataset()
 
     def run() -> List[Match]:
-        return _run(extract.from_exception(exc), limit, min_score, repos, LOOKUP_DEADLINE)
+        matches = _run(extract.from_exception(exc), limit, min_score, repos, LOOKUP_DEADLINE)
+        return advice.apply(matches, exc=exc)  # computed advice, fix code, chosen site
 
     return _guarded(run)
 
@@ -82,6 +83,10 @@ def explain(
     dataset()
 
     def run() -> List[Match]:
-        return _run(extract.from_text(str(text), exc_type), limit, min_score, repos, None)
+        extraction = extract.from_text(str(text), exc_type)
+        matches = _run(extraction, limit, min_score, repos, None)
+        # a Python traceback (or binding frames) means a Python caller; else the text is Rust's
+        python = bool(extraction.modules) or "Traceback (most recent call last)" in str(text)
+        return advice.apply(matches, language="python" if python else "rust")
 
     return _guarded(run)

@@ -70,11 +70,21 @@ class Match:
     ``also`` holds the ids of other records with the same clean message (the same error
     raised at other sites), which are not separate matches.
 
+    Computed from the user's own values (``errhint.advice``; None when nothing applies):
+    ``values`` is the typed reading of ``captures`` (shapes as lists of ints, integers as
+    ints, dtypes and ops as their names); ``advice_cause``/``advice_fix`` are shown before the
+    record's static text; ``fix_code`` is a rewrite of the failing statement that runs with
+    ``exec`` in the failing frame's globals/locals (Python, only for a live exception with a
+    traceback), ``fix_language`` is ``python`` or ``rust``, the language of the fix;
+    ``site`` is ``{file, line, fn, url}`` of the record's site the call reached, when the
+    values tell several sites of one message apart (``github_url`` prefers it).
+
     A hand-written value class rather than a dataclass: ``@dataclass`` generates its methods
     with ``exec`` when the module is imported, which the first lookup of a process pays for.
     """
 
-    __slots__ = ("record", "score", "captures", "message", "family", "kind", "also")
+    __slots__ = ("record", "score", "captures", "message", "family", "kind", "also",
+                 "values", "advice_cause", "advice_fix", "fix_code", "fix_language", "site")
 
     record: RecordView
     score: float
@@ -83,6 +93,12 @@ class Match:
     family: Optional[Mapping[str, Any]]
     kind: str
     also: Tuple[str, ...]
+    values: Mapping[str, Any]
+    advice_cause: Optional[str]
+    advice_fix: Optional[str]
+    fix_code: Optional[str]
+    fix_language: Optional[str]
+    site: Optional[Mapping[str, Any]]
 
     def __init__(
         self,
@@ -93,6 +109,12 @@ class Match:
         family: Optional[Mapping[str, Any]] = None,
         kind: str = "full",
         also: Tuple[str, ...] = (),
+        values: Optional[Mapping[str, Any]] = None,
+        advice_cause: Optional[str] = None,
+        advice_fix: Optional[str] = None,
+        fix_code: Optional[str] = None,
+        fix_language: Optional[str] = None,
+        site: Optional[Mapping[str, Any]] = None,
     ) -> None:
         setter = object.__setattr__
         setter(self, "record", record)
@@ -103,6 +125,25 @@ class Match:
         setter(self, "family", None if family is None else MappingProxyType(family) if isinstance(family, dict) else family)
         setter(self, "kind", kind)
         setter(self, "also", tuple(also))
+        setter(self, "values", MappingProxyType(dict(values or {})))
+        setter(self, "advice_cause", advice_cause)
+        setter(self, "advice_fix", advice_fix)
+        setter(self, "fix_code", fix_code)
+        setter(self, "fix_language", fix_language)
+        setter(self, "site", None if site is None else MappingProxyType(dict(site)))
+
+    def evolve(self, **changes: Any) -> "Match":
+        """A copy with some fields replaced (``Match`` is immutable)."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        return Match(**fields)
+
+    @property
+    def github_url(self) -> Optional[str]:
+        """The link to the site that raised: the chosen ``site``'s, else the record's."""
+        if self.site is not None and self.site.get("url"):
+            return self.site["url"]
+        return self.record.github_url
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Match is immutable")
@@ -135,9 +176,11 @@ class Match:
         """JSON-able form: ids, score, message, captures, the filled hint and the record.
 
         Shape: ``{"id", "repo", "score", "kind", "message", "captures", "errorType",
-        "siteKind", "backgroundTag", "githubUrl", "alsoRaisedAt": [id, ...], "hint": {"cause", "fix", "solutions",
-        "documentation", "exampleFix", "preventionTips", "pointer"}, "record": {...camelCase},
-        "family": {...} | null}``.
+        "siteKind", "backgroundTag", "githubUrl" (the chosen site's), "recordUrl", "site",
+        "values", "fixCode", "fixLanguage", "alsoRaisedAt": [id, ...], "hint": {"cause", "fix",
+        "advice": {"cause", "fix"} | null, "solutions", "documentation", "exampleFix",
+        "preventionTips", "pointer"}, "record": {...camelCase}, "family": {...} | null}``;
+        ``hint.cause``/``hint.fix`` are the computed advice when there is one.
         """
         from errhint.render import hint_parts
 
@@ -153,11 +196,17 @@ class Match:
             "errorType": rec.error_type,
             "siteKind": rec.site_kind,
             "backgroundTag": rec.background_tag,
-            "githubUrl": rec.github_url,
+            "githubUrl": self.github_url,
+            "recordUrl": rec.github_url,
+            "site": dict(self.site) if self.site is not None else None,
+            "values": dict(self.values),
+            "fixCode": self.fix_code,
+            "fixLanguage": self.fix_language,
             "alsoRaisedAt": list(self.also),
             "hint": {
                 "cause": parts["cause"],
                 "fix": parts["fix"],
+                "advice": None if self.advice_cause is None else {"cause": self.advice_cause, "fix": self.advice_fix},
                 "solutions": list(parts["solutions"]),
                 "documentation": parts["documentation"],
                 "exampleFix": parts["exampleFix"],

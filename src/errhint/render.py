@@ -140,12 +140,13 @@ def hint_parts(match: "Match") -> Dict[str, Any]:
         if filled not in tips:
             tips.append(filled)
     example = _text(match, "exampleFix") or str(fam.get("exampleFix") or "")
-    url = rec.get("githubUrl") or ""
+    url = _url(match)
     return {
         "headline": match.message,
         "repo": rec.repo,
-        "cause": f(first_sentence(cause_src)),
-        "fix": solutions[0] if solutions else "",
+        "cause": _advice(match, "advice_cause") or f(first_sentence(cause_src)),
+        "fix": _advice(match, "advice_fix") or (solutions[0] if solutions else ""),
+        "fixCode": _advice(match, "fix_code"),
         "pointer": f"errhint show {rec.id}" + (f" · {url}" if url else ""),
         "documentation": documentation,
         "familyDocumentation": fam_doc if fam_doc and fam_doc != documentation else "",
@@ -167,12 +168,44 @@ def _brief_parts(match: "Match") -> Tuple[str, str, str]:
     groups = pattern_groups(rec.get("messagePattern") or "")
     cause_src = _text(match, "triggerScenarios") or str(fam.get("triggerScenarios") or "") or _text(match, "documentation")
     fixes = _list(rec.get("solutions")) or _list(fam.get("solutions"))
-    url = rec.get("githubUrl") or ""
+    url = _url(match)
     return (
-        fill(first_sentence(cause_src), caps, groups),
+        _advice(match, "advice_cause") or fill(first_sentence(cause_src), caps, groups),
         fill(fixes[0], caps, groups) if fixes else "",
         f"errhint show {rec.id}" + (f" · {url}" if url else ""),
     )
+
+
+# --- computed advice (errhint.advice): shown before the record's static text ---------------
+def _advice(match: "Match", name: str) -> str:
+    value = getattr(match, name, None)
+    return value if isinstance(value, str) else ""
+
+
+_RUST_MARKS = ("::", "?)", ")?", "?;", "(&", "let ")
+
+
+def _rust_code(text: str) -> bool:
+    """A code span of ``text`` is Rust (``t.unsqueeze::<2>()``, ``a.matmul(&b)?``): not shown
+    to a Python caller next to a computed Python fix."""
+    return any(mark in span for span in re.findall(r"`([^`]+)`", text) for mark in _RUST_MARKS)
+
+
+def _url(match: "Match") -> str:
+    """The chosen site's link (``Match.github_url``), else the record's."""
+    url = getattr(match, "github_url", None) or match.record.get("githubUrl")
+    return url or ""
+
+
+def _code_lines(match: "Match", label: str) -> List[str]:
+    code = _advice(match, "fix_code")
+    if not code:
+        return []
+    lines = code.rstrip().splitlines()
+    if len(lines) == 1:
+        return [f"  {label} {lines[0]}"]
+    return [f"  {label}"] + ["    " + ln for ln in lines]
+# --- end computed advice ------------------------------------------------------------------
 
 
 def _paint(text: str, style: str, color: bool) -> str:
@@ -180,7 +213,9 @@ def _paint(text: str, style: str, color: bool) -> str:
 
 
 def render_match(match: "Match", verbosity: str = "brief", color: bool = False) -> str:
-    """Brief: at most 4 lines (headline, likely cause, first fix, pointer). Full: everything."""
+    """Brief: headline, likely cause, first fix, pointer; with computed advice (``Match.advice_*``)
+    the cause and fix are the computed ones, then the fix code (one line, or a label and its
+    indented lines) and the record's first fix as ``or:``. Full: everything, the advice first."""
     if verbosity not in VERBOSITIES:
         raise ValueError(f"verbosity must be one of {VERBOSITIES}, not {verbosity!r}")
     head = _one_line(match.message, 160)
@@ -190,12 +225,23 @@ def render_match(match: "Match", verbosity: str = "brief", color: bool = False) 
         cause, fix, pointer = _brief_parts(match)
         if cause:
             lines.append(f"  {label('likely cause:')} {_one_line(cause)}")
-        if fix:
+        computed = _advice(match, "advice_fix")
+        if computed:  # the fix computed from the user's values first, the record's after it
+            lines.append(f"  {label('fix:')} {_one_line(computed)}")
+            lines.extend(_code_lines(match, label("code:")))
+            if fix and fix != computed and not (match.fix_language == "python" and _rust_code(fix)):
+                lines.append(f"  {label('or:')} {_one_line(fix)}")
+        elif fix:
             lines.append(f"  {label('fix:')} {_one_line(fix)}")
         lines.append("  " + _paint(pointer, "dim", color))
         return "\n".join(lines)
 
     p = hint_parts(match)
+    if _advice(match, "advice_cause"):  # computed from the user's values: first
+        lines.append(f"  {label('from your values:')} {match.advice_cause}")
+        if _advice(match, "advice_fix"):
+            lines.append(f"  {label('fix:')} {match.advice_fix}")
+        lines.extend(_code_lines(match, label("code:")))
     if p["familyTitle"]:
         lines.append(f"  {label('family:')} {p['familyTitle']}")
     for name, key in (("what happened:", "documentation"), ("background:", "familyDocumentation"),

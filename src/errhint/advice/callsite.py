@@ -1,0 +1,309 @@
+"""The failing statement of the user's code, read from a live exception's traceback.
+
+``find(exc)`` walks the traceback to the innermost frame of *user* code (not errhint, not the
+binding packages ``candle``/``pyburn``, not the standard library), reads that frame's source
+through ``linecache`` and parses it with ``ast``.  The ``CallSite`` it returns holds the
+statement, the failing expression (located by the frame's instruction position where Python
+records one, else by the method name), and read-only access to the frame's names.  It holds
+the frame only while the lookup runs: nothing of it is put into a ``Match``.
+"""
+
+from __future__ import annotations
+
+import _thread
+import ast
+import builtins
+import copy
+import linecache
+import sys
+
+from typing import Any, Iterable, List, Optional, Tuple
+
+from errhint.bindings import MODULES as BINDING_PACKAGES
+MAX_SOURCE = 256_000
+"""Characters of a source file that are parsed; a bigger file gives no call site (parsing
+it would hold an exception hook too long)."""
+
+_MISSING = object()
+_SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)
+
+
+def _stdlib_dirs() -> Tuple[str, ...]:
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    return tuple(p for p in {paths.get("stdlib"), paths.get("platstdlib")} if p)
+
+
+def _is_user_frame(frame: Any) -> bool:
+    name = frame.f_globals.get("__name__", "")
+    if not isinstance(name, str):
+        return False
+    top = name.split(".", 1)[0]
+    if top in BINDING_PACKAGES or top == "errhint":
+        return False
+    filename = frame.f_code.co_filename
+    if filename.startswith("<frozen"):
+        return False
+    return not any(filename.startswith(d) and "site-packages" not in filename for d in _stdlib_dirs())
+
+
+class CallSite:
+    """The statement that raised, in one frame of user code.
+
+    ``stmt`` is the parsed statement, ``node`` the expression in it that raised (a call or an
+    operator; None when it cannot be told), ``deeper`` the binding frames between it and the
+    error (``candle.nn`` Python code called by the statement: the failing op is inside them).
+    """
+
+    def __init__(self, frame: Any, stmt: ast.stmt, node: Optional[ast.expr], deeper: Tuple[str, ...]) -> None:
+        self._frame = frame
+        self.stmt = stmt
+        self.node = node
+        self._node = node
+        self.deeper = deeper
+
+    def reset(self) -> None:
+        """Forget the expression a family picked (each family starts from the recorded one)."""
+        self.node = self._node
+
+    # ----------------------------------------------------------------- the frame's names
+
+    def lookup(self, name: str) -> Any:
+        """The value of a plain name in the frame (locals, globals, builtins) or ``_MISSING``."""
+        frame = self._frame
+        for scope in (frame.f_locals, frame.f_globals):
+            if name in scope:
+                return scope[name]
+        return getattr(builtins, name, _MISSING)
+
+    def has(self, name: str) -> bool:
+        return self.lookup(name) is not _MISSING
+
+    def value(self, expr: ast.expr) -> Any:
+        """The value of a name or a chain of plain attributes (``self.w``) without running
+        code: attributes are read from instance dictionaries only. ``_MISSING`` otherwise."""
+        if isinstance(expr, ast.Name):
+            return self.lookup(expr.id)
+        if isinstance(expr, ast.Attribute):
+            base = self.value(expr.value)
+            if base is _MISSING:
+                return _MISSING
+            try:
+                return vars(base).get(expr.attr, _MISSING)
+            except TypeError:
+                return _MISSING
+        return _MISSING
+
+    def tensor_shape(self, expr: ast.expr) -> Optional[List[int]]:
+        """The shape of a candle tensor held by a name (None when unknown)."""
+        value = self.value(expr)
+        candle = sys.modules.get("candle")
+        tensor_type = getattr(candle, "Tensor", None)
+        if value is _MISSING or tensor_type is None or not isinstance(value, tensor_type):
+            return None
+        try:
+            return [int(d) for d in value.shape]
+        except Exception:
+            return None
+
+    def tensor_dtype(self, expr: ast.expr) -> Optional[str]:
+        value = self.value(expr)
+        candle = sys.modules.get("candle")
+        tensor_type = getattr(candle, "Tensor", None)
+        if value is _MISSING or tensor_type is None or not isinstance(value, tensor_type):
+            return None
+        try:
+            return str(value.dtype).upper()
+        except Exception:
+            return None
+
+    # ----------------------------------------------------------------- rewriting
+
+    def rewrite(self, new_expr: str, imports: Iterable[str] = (), target: Optional[ast.expr] = None) -> Optional[str]:
+        """The statement with ``target`` (default: ``node``) replaced by ``new_expr`` (Python
+        source), plus an ``import`` line for each module in ``imports`` the frame does not name."""
+        target = self.node if target is None else target
+        if target is None:
+            return None
+        try:
+            replacement = ast.parse(new_expr, mode="eval").body
+        except SyntaxError:
+            return None
+        stmt = copy.deepcopy(self.stmt)
+        done = []
+
+        class Swap(ast.NodeTransformer):
+            def generic_visit(self, node: ast.AST) -> ast.AST:
+                if not done and _same(node, target):
+                    done.append(True)
+                    return replacement
+                return super().generic_visit(node)
+
+        stmt = Swap().visit(stmt)
+        if not done:
+            return None
+        lines = [f"import {m}" for m in imports if not self.has(m)]
+        lines.append(ast.unparse(stmt))
+        return "\n".join(lines)
+
+
+def _same(a: ast.AST, b: ast.AST) -> bool:
+    return type(a) is type(b) and all(
+        getattr(a, k, None) == getattr(b, k, None) for k in ("lineno", "col_offset", "end_lineno", "end_col_offset")
+    )
+
+
+def source(expr: ast.expr) -> str:
+    """An expression as source that can take ``.method()`` after it (parenthesised if needed)."""
+    text = ast.unparse(expr)
+    if isinstance(expr, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)):
+        return text
+    return f"({text})"
+
+
+_TREES: "dict[str, Optional[ast.Module]]" = {}
+_MAX_TREES = 8
+_TREES_LOCK = _thread.allocate_lock()
+
+
+def _parse(text: str) -> Optional[ast.Module]:
+    """``text`` parsed, from a small cache (an error repeated in a loop parses its file once).
+    Trees are never changed (rewrites work on copies)."""
+    with _TREES_LOCK:
+        if text in _TREES:
+            return _TREES[text]
+    try:
+        tree: Optional[ast.Module] = ast.parse(text)
+    except (SyntaxError, ValueError):
+        tree = None
+    with _TREES_LOCK:
+        if len(_TREES) >= _MAX_TREES:
+            _TREES.pop(next(iter(_TREES)), None)
+        _TREES[text] = tree
+    return tree
+
+
+def _statement(tree: ast.AST, line: int) -> Optional[ast.stmt]:
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, _SIMPLE) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            if best is None or node.lineno >= best.lineno:
+                best = node
+    return best
+
+
+def _position(tb: Any) -> Optional[Tuple[int, int, int, int]]:
+    positions = getattr(tb.tb_frame.f_code, "co_positions", None)
+    if positions is None or tb.tb_lasti < 0:
+        return None
+    try:
+        for n, pos in enumerate(positions()):
+            if n == tb.tb_lasti // 2:
+                return pos if None not in pos else None
+    except Exception:
+        return None
+    return None
+
+
+def _node_at(stmt: ast.stmt, pos: Optional[Tuple[int, int, int, int]]) -> Optional[ast.expr]:
+    if pos is None:
+        return None
+    line, end_line, col, end_col = pos
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.Call, ast.BinOp, ast.Compare, ast.Subscript)) and (
+            node.lineno, node.end_lineno, node.col_offset, node.end_col_offset) == (line, end_line, col, end_col):
+            return node
+    return None
+
+
+def find(exc: BaseException) -> Optional[CallSite]:
+    """The call site of ``exc`` in user code, or None (no traceback, no source, no parse)."""
+    tb = getattr(exc, "__traceback__", None)
+    user = None
+    deeper: List[str] = []
+    count = 0
+    while tb is not None and count < 500:
+        count += 1
+        frame = tb.tb_frame
+        if _is_user_frame(frame):
+            user, deeper = tb, []
+        elif user is not None:
+            name = frame.f_globals.get("__name__", "")
+            if isinstance(name, str) and name.split(".", 1)[0] in BINDING_PACKAGES:
+                deeper.append(f"{name}.{frame.f_code.co_name}")
+        tb = tb.tb_next
+    if user is None:
+        return None
+    frame = user.tb_frame
+    filename, line = frame.f_code.co_filename, user.tb_lineno
+    lines = linecache.getlines(filename, frame.f_globals)
+    text = "".join(lines)
+    if not text or len(text) > MAX_SOURCE:
+        return None
+    tree = _parse(text)
+    if tree is None:
+        return None
+    stmt = _statement(tree, line)
+    if stmt is None:
+        return None
+    return CallSite(frame, stmt, _node_at(stmt, _position(user)), tuple(deeper))
+
+
+def calls(site: CallSite, method: str) -> List[ast.Call]:
+    """Calls ``<expr>.method(...)`` in the statement, innermost last."""
+    return [n for n in ast.walk(site.stmt)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == method]
+
+
+def failing_call(site: CallSite, methods: Iterable[str]) -> Optional[ast.Call]:
+    """The failing call when it is ``<expr>.m(...)`` with ``m`` in ``methods`` (the recorded
+    position first; else the only such call of the statement)."""
+    names = set(methods)
+    node = site.node
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node if node.func.attr in names else None
+    if node is not None:
+        return None
+    found = [c for m in names for c in calls(site, m)]
+    if len(found) == 1:
+        site.node = found[0]
+        return found[0]
+    return None
+
+
+def failing_function_call(site: CallSite, qualified: str) -> Optional[ast.Call]:
+    """The failing call when it is ``module.fn(...)`` (``candle.cat``) or ``fn(...)`` bound to it."""
+    module, _, fn = qualified.rpartition(".")
+    node = site.node
+    cands = [node] if node is not None else [n for n in ast.walk(site.stmt) if isinstance(n, ast.Call)]
+    found = []
+    for n in cands:
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        if isinstance(f, ast.Attribute) and f.attr == fn and isinstance(f.value, ast.Name):
+            mod = site.lookup(f.value.id)
+            if getattr(mod, "__name__", None) == module:
+                found.append(n)
+        elif isinstance(f, ast.Name) and f.id == fn:
+            obj = site.lookup(fn)
+            if getattr(obj, "__module__", None) in (module, module + "." + module.split(".")[-1]) or obj is getattr(sys.modules.get(module), fn, None):
+                found.append(n)
+    if len(found) == 1:
+        site.node = found[0]
+        return found[0]
+    return None
+
+
+def failing_binop(site: CallSite) -> Optional[ast.BinOp]:
+    node = site.node
+    if isinstance(node, ast.BinOp):
+        return node
+    if node is not None:
+        return None
+    found = [n for n in ast.walk(site.stmt) if isinstance(n, ast.BinOp)]
+    if len(found) == 1:
+        site.node = found[0]
+        return found[0]
+    return None
