@@ -1,10 +1,11 @@
-"""Each record's own text: its family's remediation, specialised with the facts of the site.
+"""Each record's text from the facts of its site, never from its family.
 
-Facts used: the crate, the enclosing function, the file, the operation names that reach a burn
-check, the variant, how the error reaches Python (a ``ValueError`` from candle-nn, a
-``PanicException`` from pyburn), the releases that have the message, and the capture groups of
-the pattern (``{dtype}`` in family text becomes the record's own dtype group, or a fallback
-phrase when the message has no such value).
+Facts used: the crate, the enclosing function and its impl type, the condition guarding the site
+(:mod:`builder.guards`), the places that raise a message defined once, the operation names that
+reach a burn check, the variant, how the error reaches Python (a ``ValueError`` from candle-nn, a
+``PanicException`` from pyburn) and the releases that have the message.  Remediation (cause,
+solutions, example fix) is written per template in ``curation/sites/*.jsonl``; a record without
+such an entry has none (``curated: false``), so the renderer shows only these facts.
 """
 
 from __future__ import annotations
@@ -12,101 +13,13 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence
 
-from builder.families import FACT, ROLE, for_repo
 from builder.merge import Draft
-from builder.sites import PANIC_KINDS
-from builder.template import Placeholder, Template
-
-# capture role → words that identify it (in a group name or in the literal word before it)
-ROLE_WORDS: Dict[str, Sequence[str]] = {
-    "dtype": ("dtype", "dt", "ty", "dtypes", "type", "precision"),
-    "op": ("op", "ops", "op_name", "operation", "kernel"),
-    "lhs": ("lhs", "l", "left", "a"),
-    "rhs": ("rhs", "r", "right", "b"),
-    "shape": ("shape", "dims", "shapes", "layout"),
-    "src_shape": ("src_shape", "src", "from"),
-    "dst_shape": ("dst_shape", "dst", "to", "target"),
-    "dim": ("dim", "axis", "dimension"),
-    "device": ("device", "dev", "location"),
-    "path": ("path", "file", "filename", "dir"),
-    "name": ("name", "key", "tensor_name", "var"),
-    "index": ("index", "idx", "id", "ids"),
-    "len": ("len", "length", "count"),
-    "start": ("start", "offset", "begin"),
-}
-
-NEUTRAL = {
-    "dtype": "the tensor's dtype",
-    "op": "the operation",
-    "lhs": "the left operand",
-    "rhs": "the right operand",
-    "shape": "the tensor's shape",
-    "src_shape": "the source shape",
-    "dst_shape": "the target shape",
-    "dim": "the dimension",
-    "device": "the device",
-    "path": "the file",
-    "name": "the requested name",
-    "index": "the index",
-    "len": "the requested length",
-    "start": "the start offset",
-}
 
 REPO_NAMES = {
     "huggingface/candle": "candle",
     "tracel-ai/burn": "burn",
     "KwachOjunga/wrap-burn": "pyburn",
 }
-
-
-def roles_of(tpl: Template) -> Dict[str, str]:
-    """Map capture roles to this template's group names (first match wins).
-
-    A group's role comes from its own name (``dtype``, ``lhs``), the field it prints, or the word
-    just before it in the message (``unsupported dtype {0:?}`` → dtype).
-    """
-    out: Dict[str, str] = {}
-    prev = ""
-    for p in tpl.pieces:
-        if isinstance(p, str):
-            prev = p
-            continue
-        assert isinstance(p, Placeholder)
-        words = [p.group.lower(), re.sub(r"_\d+$", "", p.group.lower())]
-        if p.field is not None and not p.field.isdigit():
-            words.append(p.field.lower())
-        tail = re.findall(r"[A-Za-z_]+", prev[-24:])
-        if tail and re.search(r"[A-Za-z_][ :=(]{0,2}$", prev):
-            words.append(tail[-1].lower())
-        for role, names in ROLE_WORDS.items():
-            if role not in out and any(w in names for w in words):
-                out[role] = p.group
-                break
-        prev = ""
-    return out
-
-
-def fill_roles(text: str, roles: Dict[str, str]) -> str:
-    def sub(m: "re.Match[str]") -> str:
-        role, fallback = m.group(1), m.group(2)
-        if role in roles:
-            return "{" + roles[role] + "}"
-        if fallback is not None:
-            return fallback
-        return NEUTRAL.get(role, "the value")
-
-    return ROLE.sub(sub, text)
-
-
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
-
-
-def first_sentence(text: str) -> str:
-    return _SENTENCE.split(text.strip(), 1)[0]
-
-
-def fill_facts(text: str, facts: Dict[str, str]) -> str:
-    return FACT.sub(lambda m: facts.get(m.group(1), m.group(0)), text)
 
 
 def _where(draft: Draft) -> str:
@@ -158,7 +71,7 @@ def site_sentence(draft: Draft) -> str:
         verb = f"raises it as `{site.error_class}`" if kind == "pyerr" and site.error_class else HELPER_VERBS.get(kind, "raises it")
         return f"{crate} passes this message to its helper `{site.helper}` from {_where(draft)}; `{site.helper}` {verb}."
     if kind in ("error_variant", "display_arm"):
-        raised = sorted({fn for _, _, fn in draft.raised_at if fn})
+        raised = sorted({r[2] for r in draft.raised_at if r[2]})
         s = f"This is the Display text of `{vname}`, a variant of {crate}'s error type ({site.path})"
         if raised:
             s += f"; it is raised from {_code_list(raised)}"
@@ -250,60 +163,83 @@ def try_catch(draft: Draft, error_type: str) -> Optional[str]:
     return f"try:\n    step()\nexcept {cls} as exc:\n    if \"{kw}\" not in str(exc):\n        raise"
 
 
-def version_note(draft: Draft, newest: Dict[str, str], all_labels: Dict[str, List[str]]) -> Optional[str]:
-    """A solution line when the message is gone from, or new in, the newest release."""
+def version_fact(draft: Draft, newest: Dict[str, str], all_labels: Dict[str, List[str]]) -> str:
+    """A sentence when the message is gone from the newest scanned release."""
     latest = newest.get(draft.repo)
     labels = all_labels.get(draft.repo, [])
-    if latest is None or len(labels) < 2:
-        return None
+    if latest is None or len(labels) < 2 or latest in draft.versions:
+        return ""
     name = REPO_NAMES.get(draft.repo, draft.repo)
-    if latest not in draft.versions:
-        return f"Last seen in {name} {draft.versions[-1]}, gone in {latest}: upgrading changes this check"
-    return None
+    return f"The message was last seen in {name} {draft.versions[-1]}; {latest} no longer has it."
+
+
+MAX_PLACES = 3
+"""raisedAt entries quoted (with their conditions) in a definition's ``triggerScenarios``."""
+
+
+def _place(fn: Optional[str], guard: Optional[str], path: str) -> str:
+    where = f"`{fn}`" if fn else f"module-level code of {path}"
+    return where + (f" when {guard}" if guard else "")
+
+
+def trigger_facts(draft: Draft) -> str:
+    """When the message fires, from the source only: the function (with its impl type) and the
+    condition guarding the site, or, for a message defined once and raised elsewhere, the places
+    that raise it with their conditions.  No family text."""
+    site = draft.site
+    crate = site.crate or REPO_NAMES.get(draft.repo, draft.repo)
+    if site.kind in ("error_variant", "display_arm"):
+        places = [_place(fn, guard, path) for path, _, fn, guard in draft.raised_at[:MAX_PLACES]]
+        if not places:
+            return ""
+        more = len(draft.raised_at) - MAX_PLACES
+        tail = f"; and at {more} more place{'s' if more > 1 else ''} (see raisedAt)" if more > 0 else ""
+        return f"{crate} raises it in " + "; in ".join(places) + tail + "."
+    if site.helper:
+        caller = f"`{site.function}`" if site.function else f"module-level code of {site.path}"
+        s = f"Raised through {crate}'s helper `{site.helper}`, called from {caller}"
+        return s + (f"; `{site.helper}` fails when {site.guard}." if site.guard else ".")
+    if site.kind == "tensor_check":
+        check = f"`{site.function}`" if site.function else "a tensor check"
+        s = f"burn's {check} reports it" + (f" when {site.guard}" if site.guard else "") + "."
+        if draft.tags:
+            s += f" Operations that run this check: {_code_list(draft.tags, 6)}."
+        return s
+    s = f"Raised in {_place(site.function, site.guard, site.path)} ({crate})."
+    others = [r for r in draft.raised_at if r[3]][:MAX_PLACES - 1]
+    if others:
+        s += " Also raised in " + "; in ".join(_place(fn, guard, path) for path, _, fn, guard in others) + "."
+    return s
 
 
 def compose(draft: Draft, family: Dict[str, Any], error_type: str, newest: Dict[str, str], all_labels: Dict[str, List[str]]) -> Dict[str, Any]:
-    """The text fields of one record."""
-    roles = roles_of(draft.template)
-    site = draft.site
-    facts = {
-        "fn": site.fn or "this function",
-        "crate": site.crate,
-        "file": site.path,
-        "ops": ", ".join(draft.tags) if draft.tags else (site.fn or "the operation"),
-    }
+    """The text fields of one record, from the site's facts only.
 
-    def render(text: str) -> str:
-        return fill_facts(fill_roles(text, roles), facts)
-
-    fam = {k: for_repo(v, draft.repo) for k, v in family.items()}
-    doc = " ".join(x for x in (site_sentence(draft), first_sentence(render(fam["documentation"])), surfacing_sentence(draft, error_type), kind_history(draft)) if x)
-    trigger = render(fam["triggerScenarios"])
-    if draft.tags and site.kind == "tensor_check":
-        trigger += f" Operations that run this check: {_code_list(draft.tags, 6)}."
-    elif site.fn and site.kind not in ("error_variant", "display_arm"):
-        trigger += f" Raised in `{site.fn}` ({site.crate})."
-    elif site.kind in ("error_variant", "display_arm") and draft.raised_at:
-        fns = sorted({fn for _, _, fn in draft.raised_at if fn})
-        if fns:
-            trigger += f" {site.crate} raises it from {_code_list(fns)}."
-    # the first two, specialised; the renderer appends the rest of the family's list
-    solutions = [render(s) for s in fam["solutions"][:2]]
-    node = onnx_node(draft)
-    if node and draft.site.crate in ONNX_CRATES:
-        solutions.insert(0, f"Inspect the `{node}` node of the exported graph - its inputs, attributes and opset - for example in Netron or via `[n for n in onnx.load(path).graph.node if n.op_type == \"{node}\"]`")
-    note = version_note(draft, newest, all_labels)
-    if note:
-        solutions.append(note)
+    Nothing of the family is copied: a record whose template nobody has written for says what
+    the source says (where and how the message is raised, the condition guarding it, how Python
+    sees it) and has no solutions and no example fix; ``curation/sites/*.jsonl`` supplies the
+    written text (``records.apply_curated``).  Only ``handlingStrategy`` (a classification the
+    renderer does not show as advice) comes from the family.
+    """
+    node = onnx_node(draft) if draft.site.crate in ONNX_CRATES else None
+    doc = " ".join(
+        x
+        for x in (
+            site_sentence(draft),
+            f"The message names the ONNX `{node}` node of the graph being imported." if node else "",
+            surfacing_sentence(draft, error_type),
+            kind_history(draft),
+            version_fact(draft, newest, all_labels),
+        )
+        if x
+    )
     return {
         "documentation": doc,
-        "triggerScenarios": trigger,
-        # the family's situations and tips are shown with every record (families.json), so the
-        # record keeps only what is its own
+        "triggerScenarios": trigger_facts(draft),
         "commonSituations": "",
-        "solutions": solutions,
-        "exampleFix": fam["exampleFix"],
-        "handlingStrategy": fam["handlingStrategy"],
+        "solutions": [],
+        "exampleFix": "",
+        "handlingStrategy": family["handlingStrategy"],
         "preventionTips": [],
         "tryCatchPattern": try_catch(draft, error_type),
     }

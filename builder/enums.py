@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
+from builder import guards
 from builder.exprs import enclosing_open, message_expr, plain_ident
 from builder.items import Structure, attribute_at, skip_attributes
 from builder.rustlex import CLOSE, IDENT, NUM, OPEN, PUNCT, STR, Lexed, Token, split_top_level, type_text
@@ -78,6 +79,10 @@ class Construction:
     payload: Dict[str, Template]
     """field ('0', 'op') → template of a literal payload."""
     has_args: bool
+    guard: Optional[str] = None
+    """When the construction runs (:func:`builder.guards.guard_at`)."""
+    owner: Optional[str] = None
+    """The impl type around ``fn``."""
 
 
 # --------------------------------------------------------------------------- collection
@@ -521,7 +526,8 @@ def _construction(lexed: Lexed, st: Structure, i: int) -> Optional[Construction]
     if _is_pattern(toks, i, end):
         return None
     fn = st.fn_at(i)
-    return Construction(head, vname, lexed.line(i), lexed.line(end), fn.name if fn else None, payload, has_args)
+    owner = guards.owner_of(st, fn.start) if fn else None
+    return Construction(head, vname, lexed.line(i), lexed.line(end), fn.name if fn else None, payload, has_args, guards.guard_at(toks, st, i), owner)
 
 
 def _looks_like_struct_literal(toks: Sequence[Token], open_idx: int) -> bool:

@@ -67,7 +67,8 @@ class Draft:
     fns: List[str] = field(default_factory=list)
     kinds: List[str] = field(default_factory=list)
     tags: List[str] = field(default_factory=list)
-    raised_at: List[Tuple[str, int, Optional[str]]] = field(default_factory=list)
+    raised_at: List[Tuple[str, int, Optional[str], Optional[str]]] = field(default_factory=list)
+    """Other places raising the message: (path, line, ``Type::fn`` or None, guard clause or None)."""
     site_count: int = 0
     pulled_in_by: Optional[List[str]] = None
     kind_label: str = ""
@@ -122,7 +123,7 @@ def _rank(site: Site) -> Tuple[int, int, int, str, int]:
     return (0 if site.definition else 1, backend, kind_rank, site.path, site.line)
 
 
-def _location_rank(loc: Tuple[str, int, Optional[str]]) -> Tuple[int, str, int, str]:
+def _location_rank(loc: Tuple[str, int, Optional[str], Optional[str]]) -> Tuple[int, str, int, str]:
     return (1 if BACKEND_PATH.search(loc[0]) else 0, loc[0], loc[1], loc[2] or "")
 
 
@@ -195,11 +196,11 @@ def merge(results: Sequence[SnapshotResult]) -> List[Draft]:
         fns = sorted({s.fn for s in per_label[newest] if s.fn})
         kinds = sorted({s.kind for s in all_sites}, key=lambda k: KIND_PRIORITY.index(k) if k in KIND_PRIORITY else 99)
         tags = sorted({t for s in all_sites for t in s.tags})
-        raised: List[Tuple[str, int, Optional[str]]] = []
+        raised: List[Tuple[str, int, Optional[str], Optional[str]]] = []
         if vkey:
             raised = sorted(set(res.raised_at.get(f"{rep.crate}:{vkey}", [])), key=_location_rank)
         # every other site of the template in the newest release, best first
-        others = [(s.path, s.line, s.fn) for s in sites[1:] if not s.definition]
+        others = [(s.path, s.line, s.function, s.guard) for s in sites[1:] if not s.definition]
         raised += [o for o in dict.fromkeys(others) if o not in raised and o[:2] != (rep.path, rep.line)]
         drafts.append(
             Draft(

@@ -18,8 +18,10 @@ PROTECTED = {
     "id", "repo", "errorMessage", "messagePattern", "filePath", "lineNumber", "githubUrl",
     "analyzedSha", "analyzedAt", "schemaVersion", "versions", "variant", "crate", "siteKind",
     "sourceCode", "sourceCodeStart", "sourceCodeEnd", "pulledInBy", "raisedAt", "siteKindByVersion",
-    "errorType", "errorClass", "generic",
+    "errorType", "errorClass", "generic", "function", "condition", "curated",
 }
+TEXT_FIELDS = ("documentation", "triggerScenarios", "solutions", "exampleFix")
+"""A curated entry giving any of these was written for its template (``curated: true``)."""
 
 
 def error_type(draft: Draft) -> str:
@@ -120,11 +122,21 @@ def build_record(draft: Draft, tag: str, family: Dict[str, Any], newest: Dict[st
             del record[optional]
     if draft.kinds_by_version:
         record["siteKindByVersion"] = dict(draft.kinds_by_version)
+    if site.function:
+        record["function"] = site.function
+    if site.guard:
+        record["condition"] = site.guard
+    record["curated"] = False
     if draft.raised_at:
-        record["raisedAt"] = [
-            {"file": p, "line": ln, "fn": fn} for p, ln, fn in draft.raised_at[:MAX_RAISED_AT]
-        ]
+        record["raisedAt"] = [_raised(p, ln, fn, guard) for p, ln, fn, guard in draft.raised_at[:MAX_RAISED_AT]]
     return record
+
+
+def _raised(path: str, line: int, fn: Optional[str], guard: Optional[str]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"file": path, "line": line, "fn": fn}
+    if guard:
+        out["condition"] = guard
+    return out
 
 
 def apply_curated(record: Dict[str, Any], curated: Dict[str, Any]) -> Dict[str, Any]:
@@ -134,4 +146,6 @@ def apply_curated(record: Dict[str, Any], curated: Dict[str, Any]) -> Dict[str, 
         if k in PROTECTED:
             continue
         out[k] = v
+    if any(k in curated for k in TEXT_FIELDS):
+        out["curated"] = True
     return out

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Set, Tuple
 
 from builder import enums, sinks
+from builder.guards import qualified
 from builder.items import excluded_module_files
 from builder.pysites import python_sites
 from builder.sites import FileFacts, Site, analyze_file, resolve_check_ops
@@ -26,8 +27,8 @@ class SnapshotResult:
     files_scanned: int
     files_excluded: int
     lines_scanned: int
-    raised_at: Dict[str, List[Tuple[str, int, Optional[str]]]] = field(default_factory=dict)
-    """variant key "crate:Enum::Variant" → construction locations (path, line, fn)."""
+    raised_at: Dict[str, List[Tuple[str, int, Optional[str], Optional[str]]]] = field(default_factory=dict)
+    """variant key "crate:Enum::Variant" → construction locations (path, line, ``Type::fn``, guard)."""
 
 
 class FactsCache:
@@ -101,7 +102,7 @@ def scan_files(source: Source, files: SnapshotFiles, cache: FactsCache, date: st
                     definition=True,
                 )
             )
-    raised: Dict[str, List[Tuple[str, int, Optional[str]]]] = {}
+    raised: Dict[str, List[Tuple[str, int, Optional[str], Optional[str]]]] = {}
     pyerr_defs: Set[Tuple[str, int]] = set()
     for path, crate, f in kept:
         for c in f.constructions:
@@ -118,6 +119,8 @@ def scan_files(source: Source, files: SnapshotFiles, cache: FactsCache, date: st
                     template=tpl,
                     reason=reason if tpl is None else None,
                     fn=c.fn,
+                    owner=c.owner,
+                    guard=c.guard,
                     path=path,
                     crate=crate,
                     variant=None if kind in ("msg", "pyerr") else enums.variant_info(rv),
@@ -126,7 +129,7 @@ def scan_files(source: Source, files: SnapshotFiles, cache: FactsCache, date: st
                 )
             )
             if tpl is not None and tpl is rv.display:
-                raised.setdefault(f"{rv.crate}:{vkey}", []).append((path, c.line, c.fn))
+                raised.setdefault(f"{rv.crate}:{vkey}", []).append((path, c.line, qualified(c.owner, c.fn), c.guard))
             if kind == "pyerr":
                 pyerr_defs.add((rv.display_path, rv.display_line))
     # the `new_err` of a `From<E> for PyErr` arm is where the text of E's variant is defined:

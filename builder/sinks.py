@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from builder import guards
 from builder.exprs import chain_only, let_value, message_expr, strip_refs
 from builder.items import FnRange, Structure
 from builder.rustlex import IDENT, OPEN, PUNCT, STR, Lexed, Token, split_top_level
@@ -64,6 +65,8 @@ class Call:
     end_line: int
     fn: Optional[str]
     caller_method: bool
+    owner: Optional[str] = None
+    """The impl type around the calling function (``Conv2dConfig`` for ``Conv2dConfig::init``)."""
 
 
 def _str_params(fn: Optional[FnRange]) -> Dict[str, int]:
@@ -153,6 +156,7 @@ def calls(lexed: Lexed, st: Structure) -> List[Call]:
                     lexed.line(close),
                     fn.name if fn else None,
                     bool(fn and fn.method),
+                    guards.owner_of(st, fn.start) if fn else None,
                 )
             )
     return out
@@ -221,7 +225,8 @@ def helper_sites(files: Sequence[Tuple[str, str, Any]], sites: Sequence[Any]) ->
                             continue
                         known.add(key)
                         sp = SinkParam(call.fn, call.caller_method, pidx, target.sink.group, target.sink.template)
-                        added.append(replace(target, path=path, crate=crate, sink=sp))
+                        # the guard is the innermost function's, not the forwarding helper's
+                        added.append(replace(target, path=path, crate=crate, sink=sp, guard=None))
         if not added:
             break
         sink_sites += added
@@ -244,6 +249,7 @@ def helper_sites(files: Sequence[Tuple[str, str, Any]], sites: Sequence[Any]) ->
                             template=fill_group(sp.template, sp.group, arg),
                             reason=None,
                             fn=call.fn,
+                            owner=call.owner,
                             path=path,
                             crate=crate,
                             variant=None,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from builder import enums as enums_mod
+from builder import guards
 from builder import sinks as sinks_mod
 from builder.exprs import enclosing_open, format_args, message_expr
 from builder.items import Structure, analyze
@@ -74,6 +75,15 @@ class Site:
     """For a call passing its message to a helper function: that function (a message sink)."""
     sink: Optional["sinks_mod.SinkParam"] = None
     """Set when this site's message is a string parameter of its function (a message sink)."""
+    guard: Optional[str] = None
+    """When the site runs: a clause after "when" (:mod:`builder.guards`), or None."""
+    owner: Optional[str] = None
+    """The type of the ``impl`` block around ``fn`` (``Tensor`` for ``Tensor::matmul``)."""
+
+    @property
+    def function(self) -> Optional[str]:
+        """``Type::fn`` (or ``fn`` outside an impl block)."""
+        return guards.qualified(self.owner, self.fn)
 
     @property
     def has_literal(self) -> bool:
@@ -118,7 +128,10 @@ def _site(lexed: Lexed, st: Structure, kind: str, i: int, end: int, tpl: Optiona
     a parameter of the enclosing function (which then is a message sink)."""
     fn = st.fn_at(i)
     sink = sinks_mod.sink_of(lexed.tokens, span, st, i, tpl) if (span is not None or tpl is not None) else None
-    return Site(kind=kind, line=lexed.line(i), end_line=lexed.line(end), template=tpl, reason=None if tpl else (reason or "variable"), fn=fn.name if fn else None, sink=sink, **kw)  # type: ignore[arg-type]
+    if "guard" not in kw:
+        kw["guard"] = guards.guard_at(lexed.tokens, st, i)
+    owner = guards.owner_of(st, fn.start) if fn else None
+    return Site(kind=kind, line=lexed.line(i), end_line=lexed.line(end), template=tpl, reason=None if tpl else (reason or "variable"), fn=fn.name if fn else None, sink=sink, owner=owner, **kw)  # type: ignore[arg-type]
 
 
 def find_sites(lexed: Lexed, st: Structure) -> List[Site]:
@@ -141,8 +154,10 @@ def find_sites(lexed: Lexed, st: Structure) -> List[Site]:
             close = toks[open_idx].match
             parts = split_top_level(toks, open_idx + 1, close)
             debug = t.text.startswith("debug_")
+            guard = guards.assert_guard(toks, t.text, parts[:msg_pos]) if kind in ("assert", "assert_eq") else None
+            extra = {"guard": guard} if kind in ("assert", "assert_eq") else {}
             if len(parts) <= msg_pos:
-                out.append(_site(lexed, st, kind, i, close, None, "bare", debug=debug))
+                out.append(_site(lexed, st, kind, i, close, None, "bare", debug=debug, **extra))
                 continue
             first = parts[msg_pos]
             if len(first) == 1 and toks[first.start].kind == STR:
@@ -154,7 +169,7 @@ def find_sites(lexed: Lexed, st: Structure) -> List[Site]:
                 elif tpl is not None:
                     # `bail!(msg)` with a let-resolved literal: braces of a plain literal stay text
                     pass
-            out.append(_site(lexed, st, kind, i, close, tpl, reason, span=first, debug=debug))
+            out.append(_site(lexed, st, kind, i, close, tpl, reason, span=first, debug=debug, **extra))
             continue
         prev = toks[i - 1] if i > 0 else None
         # ---- .expect(..) and literal-only methods
