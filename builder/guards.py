@@ -68,10 +68,9 @@ def _text(toks: Sequence[Token], span: range, collapse: int = MAX_ARGS) -> str:
         if t.kind == OPEN and t.match > i:
             inner = range(i + 1, min(t.match, span.stop))
             body = _text(toks, inner, collapse) if len(inner) else ""
-            if t.text == "{" or len(body) > collapse:
+            closure = len(inner) > 0 and toks[inner.start].text in ("|", "||", "move")
+            if t.text == "{" or closure or len(body) > collapse:
                 body = ".." if len(inner) else ""
-            if prev is not None and prev.kind == PUNCT and prev.text in _BINARY and out and not out[-1].endswith(" "):
-                out.append(" ")
             out.append(t.text + body + toks[t.match].text)
             prev = toks[t.match]
             i = t.match + 1
@@ -224,6 +223,8 @@ def _header(toks: Sequence[Token], open_idx: int, floor: int) -> Tuple[int, rang
         if t.kind == IDENT and t.text in ("if", "match", "while", "for", "loop", "let", "fn", "unsafe", "async", "move", "else", "return"):
             if t.text == "else" and k != open_idx - 1:
                 break
+            if t.text == "let" and k >= 1 and toks[k - 1].kind == IDENT and toks[k - 1].text in ("if", "while"):
+                return k - 1, range(k, open_idx)  # `if let PAT = EXPR {`
             return k, range(k + 1, open_idx)
         if t.kind == PUNCT and t.text == "|" and k == open_idx - 1:
             return k, range(k, k)  # a closure body
@@ -294,6 +295,10 @@ def _let_else(toks: Sequence[Token], else_idx: int, floor: int) -> Optional[str]
     pat, expr = _pattern(toks, range(span.start, eq[0])), _pattern(toks, range(eq[0] + 1, span.stop))
     if pat is None or expr is None:
         return None
+    if pat.startswith("Some("):
+        return f"`{expr}` is None"
+    if pat.startswith("Ok("):
+        return f"`{expr}` is an error"
     return f"`{expr}` does not match `{pat}`"
 
 
@@ -316,6 +321,9 @@ def guard_at(toks: Sequence[Token], st: Structure, i: int) -> Optional[str]:
     """The condition under which the code at token ``i`` runs, as a clause after "when" (or None)."""
     fn = st.fn_at(i)
     floor = fn.body_start if fn is not None else -1
+    if toks[i].kind == IDENT and toks[i].text in _NO_VALUE and i >= 1 and toks[i - 1].text == ".":
+        recv = _receiver(toks, i - 1, floor)  # the site is the `.expect(..)` / `.ok_or(..)` itself
+        return f"`{recv}` {_NO_VALUE[toks[i].text]}" if recv is not None else None
     child = i
     j = _enclosing(toks, child)
     while j > floor:
