@@ -96,8 +96,34 @@ def fill(text: str, captures: Mapping[str, str], groups: Iterable[str], *, prose
 
 
 def _one_line(text: str, limit: int = MAX_LINE) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """``text`` on one line of at most ``limit`` characters (see :func:`clip`)."""
+    return clip(" ".join((text or "").split()), limit)
+
+
+_REASON_END = (". ", "; ", "! ", "? ")
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, never inside a word.
+
+    The cut falls after a sentence or reason (``. ``, ``; ``) when one ends in the last 40% of the
+    room, else at the last space; what is left out is counted: ``… (+212 characters)``.  A text
+    without any space in reach (a long path) is cut after its last ``/ , : _ -`` in reach, and
+    only a single unbroken token is cut where the room ends.
+    """
+    if len(text) <= limit:
+        return text
+    room = max(1, limit - len(f"… (+{len(text)} characters)"))
+    head = text[: room + 1]  # one more: a space right after the room is a word end too
+    reason = max(head.rfind(sep) for sep in _REASON_END)
+    if reason >= room * 0.6:
+        cut = reason + 1
+    elif head.rfind(" ") > 0:
+        cut = head.rfind(" ")
+    else:
+        cut = max(head.rfind(c, 0, room) + 1 for c in "/,:_-") or room
+    kept = text[:cut].rstrip()
+    return f"{kept}… (+{len(text) - len(kept)} characters)"
 
 
 def first_sentence(text: str) -> str:
@@ -116,22 +142,32 @@ def _list(value: Any) -> List[str]:
     return []
 
 
+def written(match: "Match") -> bool:
+    """Whether the record's text was written for its template (issue 15).
+
+    The builder marks records nobody has written for with ``curated: false``: their text is
+    only what the source states (where, the condition that failed), so no "likely cause"/"fix"
+    is shown and no family text stands in for it.  Seeds and user records lack the field.
+    """
+    return match.record.get("curated") is not False
+
+
 def hint_parts(match: "Match") -> Dict[str, Any]:
-    """The filled pieces of a hint: headline, cause, fix, pointer and the full-text extras."""
+    """The filled pieces of a hint: headline, cause, fix, pointer and the full-text extras.
+
+    Only the record's own text is a cause or a fix; the family adds background and
+    prevention tips to written records only (``written``)."""
     rec = match.record
-    fam: Mapping[str, Any] = match.family or {}
+    own = written(match)
+    fam: Mapping[str, Any] = (match.family or {}) if own else {}
     caps = dict(match.captures)
     groups = pattern_groups(rec.get("messagePattern") or "")
 
     def f(text: str, prose: bool = True) -> str:
         return fill(text, caps, groups, prose=prose)
 
-    cause_src = _text(match, "triggerScenarios") or str(fam.get("triggerScenarios") or "") or _text(match, "documentation")
-    solutions = [f(s) for s in _list(rec.get("solutions"))]
-    for s in _list(fam.get("solutions")):
-        filled = f(s)
-        if filled not in solutions:
-            solutions.append(filled)
+    cause_src = (_text(match, "triggerScenarios") or _text(match, "documentation")) if own else ""
+    solutions = [f(s) for s in _list(rec.get("solutions"))] if own else []
     documentation = f(_text(match, "documentation"))
     fam_doc = f(str(fam.get("documentation") or ""))
     tips = [f(t) for t in _list(rec.get("preventionTips"))]
@@ -139,11 +175,13 @@ def hint_parts(match: "Match") -> Dict[str, Any]:
         filled = f(t)
         if filled not in tips:
             tips.append(filled)
-    example = _text(match, "exampleFix") or str(fam.get("exampleFix") or "")
+    example = _text(match, "exampleFix") if own else ""
     url = _url(match)
     return {
         "headline": match.message,
         "repo": rec.repo,
+        "written": own,
+        "condition": "" if own else f(_text(match, "triggerScenarios")),
         "cause": _advice(match, "advice_cause") or f(first_sentence(cause_src)),
         "fix": _advice(match, "advice_fix") or (solutions[0] if solutions else ""),
         "fixCode": _advice(match, "fix_code"),
@@ -151,7 +189,7 @@ def hint_parts(match: "Match") -> Dict[str, Any]:
         "documentation": documentation,
         "familyDocumentation": fam_doc if fam_doc and fam_doc != documentation else "",
         "triggerScenarios": f(cause_src),
-        "commonSituations": f(_text(match, "commonSituations") or str(fam.get("commonSituations") or "")),
+        "commonSituations": f(_text(match, "commonSituations") or str(fam.get("commonSituations") or "")) if own else "",
         "solutions": solutions,
         "exampleFix": fill(example, caps, groups, prose=False),
         "preventionTips": tips,
@@ -160,17 +198,17 @@ def hint_parts(match: "Match") -> Dict[str, Any]:
 
 
 def _brief_parts(match: "Match") -> Tuple[str, str, str]:
-    """Cause, fix and pointer exactly as ``hint_parts`` fills them, without filling the
-    full-text extras a brief note never shows (the per-exception cost of ``guard()``)."""
+    """Cause, fix and pointer exactly as ``hint_parts`` fills them for a written record, without
+    filling the full-text extras a brief note never shows (the per-exception cost of ``guard()``)."""
     rec = match.record
-    fam: Mapping[str, Any] = match.family or {}
     caps = dict(match.captures)
     groups = pattern_groups(rec.get("messagePattern") or "")
-    cause_src = _text(match, "triggerScenarios") or str(fam.get("triggerScenarios") or "") or _text(match, "documentation")
-    fixes = _list(rec.get("solutions")) or _list(fam.get("solutions"))
+    own = written(match)
+    cause_src = (_text(match, "triggerScenarios") or _text(match, "documentation")) if own else ""
+    fixes = _list(rec.get("solutions")) if own else []
     url = _url(match)
     return (
-        _advice(match, "advice_cause") or fill(first_sentence(cause_src), caps, groups),
+        _advice(match, "advice_cause") or (fill(first_sentence(cause_src), caps, groups) if cause_src else ""),
         fill(fixes[0], caps, groups) if fixes else "",
         f"errhint show {rec.id}" + (f" · {url}" if url else ""),
     )
@@ -223,6 +261,11 @@ def render_match(match: "Match", verbosity: str = "brief", color: bool = False) 
     label = lambda name: _paint(name, "cyan", color)  # noqa: E731
     if verbosity == "brief":
         cause, fix, pointer = _brief_parts(match)
+        if not written(match):  # facts only: the condition that failed, no guessed cause or fix
+            groups = pattern_groups(match.record.get("messagePattern") or "")
+            condition = fill(first_sentence(_text(match, "triggerScenarios")), dict(match.captures), groups)
+            if condition:
+                lines.append(f"  {label('condition:')} {_one_line(condition)}")
         if cause:
             lines.append(f"  {label('likely cause:')} {_one_line(cause)}")
         computed = _advice(match, "advice_fix")
@@ -245,8 +288,9 @@ def render_match(match: "Match", verbosity: str = "brief", color: bool = False) 
     if p["familyTitle"]:
         lines.append(f"  {label('family:')} {p['familyTitle']}")
     for name, key in (("what happened:", "documentation"), ("background:", "familyDocumentation"),
-                      ("likely cause:", "triggerScenarios"), ("common situations:", "commonSituations")):
-        if p[key]:
+                      ("condition:", "condition"),
+                      ("likely cause:", "triggerScenarios" if p["written"] else ""), ("common situations:", "commonSituations")):
+        if key and p[key]:
             lines.append(f"  {label(name)} {' '.join(p[key].split())}")
     if p["solutions"]:
         lines.append(f"  {label('solutions:')}")
