@@ -177,9 +177,9 @@ MAX_PLACES = 3
 """raisedAt entries quoted (with their conditions) in a definition's ``triggerScenarios``."""
 
 
-def _place(fn: Optional[str], guard: Optional[str], path: str) -> str:
+def _place(fn: Optional[str], guard: Optional[str], path: str, crate: str = "") -> str:
     where = f"`{fn}`" if fn else f"module-level code of {path}"
-    return where + (f" when {guard}" if guard else "")
+    return where + (f" ({crate})" if crate else "") + (f" when {guard}" if guard else "")
 
 
 def trigger_facts(draft: Draft) -> str:
@@ -205,8 +205,9 @@ def trigger_facts(draft: Draft) -> str:
         if draft.tags:
             s += f" Operations that run this check: {_code_list(draft.tags, 6)}."
         return s
-    s = f"Raised in {_place(site.function, site.guard, site.path)} ({crate})."
-    others = [r for r in draft.raised_at if r[3]][:MAX_PLACES - 1]
+    s = f"Raised in {_place(site.function, site.guard, site.path, crate)}."
+    others = [r for r in draft.raised_at if r[3] and (r[2], r[3]) != (site.function, site.guard)]
+    others = list({(r[2], r[3]): r for r in others}.values())[: MAX_PLACES - 1]
     if others:
         s += " Also raised in " + "; in ".join(_place(fn, guard, path) for path, _, fn, guard in others) + "."
     return s

@@ -275,7 +275,7 @@ def _arm_clause(toks: Sequence[Token], body_open: int, child: int, floor: int) -
     pat = _pattern(toks, pat_span)
     if scrutinee is None or pat is None:
         return None
-    if pat == "_":
+    if pat == "_" or (pat.isidentifier() and pat[0].islower()):  # `_` or a binding: the catch-all arm
         out = f"`{scrutinee}` matches none of the other arms of its `match`"
     else:
         out = f"`{scrutinee}` matches `{pat}`"

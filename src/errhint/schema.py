@@ -87,6 +87,8 @@ class RaisedAt(_Model):
     file: str
     line: int = Field(ge=1)
     fn: Optional[str] = None
+    condition: Optional[str] = None
+    """When that place raises it (a clause after "when", from the source)."""
 
 
 class Record(_Model):
@@ -136,6 +138,12 @@ class Record(_Model):
     """Per-release kind where it changed (``bail`` in 0.4.2, ``debug_assert`` in 0.11)."""
     generic: Optional[bool] = None
     """The pattern also matches the messages of several more specific records; ranked below them."""
+    function: Optional[str] = None
+    """The function around the site, with its impl type (``Tensor::matmul``)."""
+    condition: Optional[str] = None
+    """The condition guarding the site, as a clause after "when" (from the source)."""
+    curated: Optional[bool] = None
+    """False when no text was written for this template: the renderer shows facts only."""
 
     @field_validator("message_pattern")
     @classmethod
