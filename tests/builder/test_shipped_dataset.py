@@ -110,12 +110,16 @@ def test_families(records):
 
 
 def test_every_mined_record_carries_its_own_text(records):
+    """Every record says what the error is; remediation only where it was written for the
+    template (issue 15: a record nobody wrote for has none, see test_shipped_text.py)."""
     for r in records:
-        assert r["documentation"].strip() and r["triggerScenarios"].strip(), r["id"]
+        assert r["documentation"].strip(), r["id"]
         # Issue 15: a template with no specific, verified remedy keeps solutions == [] and
         # exampleFix == "" (curation/sites); what is there must not be blank.
         assert isinstance(r["exampleFix"], str), r["id"]
         assert all(isinstance(s, str) and s.strip() for s in r["solutions"]), r["id"]
+        if r.get("curated") is not False:  # an unwritten message defined once may have no raising place
+            assert r["triggerScenarios"].strip(), r["id"]
         if r.get("siteKind"):
             assert r["sourceCode"] is None
             assert r["githubUrl"].startswith(f"https://github.com/{r['repo']}/blob/{r['analyzedSha']}/{r['filePath']}#L")

@@ -90,3 +90,37 @@ def test_most_sites_state_their_function_and_condition(records):
         if r.get("condition"):
             assert r["condition"].startswith("`") and "\n" not in r["condition"], r["id"]
             assert f"when {r['condition']}" in r["triggerScenarios"] or r.get("curated"), r["id"]
+
+
+# ---------------------------------------------------------------- dependency records (issue 15, item 6)
+
+
+def _by_id(records, rid: str) -> Dict[str, Any]:
+    return next(r for r in records if r["id"] == rid)
+
+
+def test_cuda_out_of_memory_speaks_about_candle_and_burn(records):
+    oom = next(r for r in records if r.get("errorCode") == "CUDA_ERROR_OUT_OF_MEMORY")
+    text = " ".join(oom["solutions"]) + oom["documentation"]
+    for needle in ("candle:", "burn:", "CUDA_VISIBLE_DEVICES", "batch_size", "candle.f16", "Cuda<burn::tensor::f16>"):
+        assert needle in text, needle
+
+
+def test_cuda_not_found_when_loading_says_how_to_rebuild(records):
+    nf = next(r for r in records if r.get("errorCode") == "CUDA_ERROR_NOT_FOUND")
+    assert nf["solutions"][0].startswith("The kernel was not compiled for this GPU's architecture")
+    assert "CUDA_COMPUTE_CAP=" in nf["solutions"][0]
+    load = _by_id(records, "36f54fd3a72b4036")  # candle's "{cuda} when loading {module_name}"
+    assert load["curated"] is True and "CUDA_COMPUTE_CAP=" in load["solutions"][0]
+
+
+WGPU_WRITTEN = ("30594a612f2980cd", "4ba68ba3eb5e9a87", "bdf024609d0010db", "91cdb032490e6dfe", "719a385300832aa5", "7305505f6888502b")
+
+
+@pytest.mark.parametrize("rid", WGPU_WRITTEN)
+def test_wgpu_errors_are_explained_per_error(records, rid):
+    rec = _by_id(records, rid)
+    assert rec["curated"] is True
+    name = rec["variant"]["name"]
+    assert f"`{rec['variant']['enum']}::{name}`" in rec["documentation"]  # the error itself, by name
+    assert "wgpu error:" in rec["documentation"]  # how it reaches a burn user
