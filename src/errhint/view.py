@@ -53,6 +53,9 @@ FIELDS: Dict[str, Any] = {
     "raisedAt": None,
     "siteKindByVersion": None,
     "generic": None,
+    "function": None,
+    "condition": None,
+    "curated": None,
 }
 
 _SNAKE_PART = LazyPattern(r"(?<!^)([A-Z])")
