@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 from typing import List, Optional, Tuple
 
 from builder.sites import Site
@@ -22,20 +23,63 @@ def python_sites(source: str) -> List[Site]:
     except SyntaxError:
         return []
     out: List[Site] = []
-    _walk(tree, None, out)
+    _walk(tree, None, None, None, out)
     return out
 
 
-def _walk(node: ast.AST, fn: Optional[str], out: List[Site]) -> None:
+def _walk(node: ast.AST, fn: Optional[str], owner: Optional[str], guard: Optional[str], out: List[Site]) -> None:
+    """Sites under ``node``; ``guard`` is the clause of the innermost ``if`` around them."""
     for child in ast.iter_child_nodes(node):
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            _walk(child, child.name, out)
+            _walk(child, child.name, owner, None, out)
+            continue
+        if isinstance(child, ast.ClassDef):
+            _walk(child, None, child.name, None, out)
+            continue
+        if isinstance(child, ast.If):
+            _walk(child.test, fn, owner, guard, out)
+            for stmt in child.body:
+                _walk_one(stmt, fn, owner, if_clause(child.test, False), out)
+            for stmt in child.orelse:
+                _walk_one(stmt, fn, owner, if_clause(child.test, True), out)
             continue
         if isinstance(child, ast.Raise) and child.exc is not None:
             site = _raise_site(child, fn)
             if site is not None:
-                out.append(site)
-        _walk(child, fn, out)
+                out.append(replace(site, guard=guard, owner=owner if fn else None))
+        _walk(child, fn, owner, guard, out)
+
+
+def _walk_one(stmt: ast.stmt, fn: Optional[str], owner: Optional[str], guard: Optional[str], out: List[Site]) -> None:
+    """Like :func:`_walk` for one statement (itself included, not only its children)."""
+    holder = ast.Module(body=[stmt], type_ignores=[])
+    _walk(holder, fn, owner, guard, out)
+
+
+_WORDS = {ast.NotEq: "{a} differs from {b}", ast.Eq: "{a} equals {b}", ast.Lt: "{a} is less than {b}",
+          ast.LtE: "{a} is at most {b}", ast.Gt: "{a} is greater than {b}", ast.GtE: "{a} is at least {b}"}
+_NEGATE = {ast.NotEq: ast.Eq, ast.Eq: ast.NotEq, ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt,
+           ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+MAX_EXPR = 80
+
+
+def if_clause(test: ast.expr, negate: bool) -> Optional[str]:
+    """The clause after "when" for an ``if`` test (its ``else`` branch when ``negate``)."""
+    if negate and isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _NEGATE:
+        test = ast.Compare(left=test.left, ops=[_NEGATE[type(test.ops[0])]()], comparators=test.comparators)
+        negate = False
+    elif negate and isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negate = test.operand, False
+    code = ast.unparse(test)
+    if negate:
+        code = f"not ({code})" if not isinstance(test, (ast.Name, ast.Attribute, ast.Call)) else f"not {code}"
+    if len(code) > MAX_EXPR or "`" in code:
+        return None
+    words = ""
+    if not negate and isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _WORDS:
+        a, b = ast.unparse(test.left), ast.unparse(test.comparators[0])
+        words = _WORDS[type(test.ops[0])].format(a=f"`{a}`", b=f"`{b}`")
+    return f"`{code}`" + (f" ({words})" if words else "")
 
 
 def _raise_site(node: ast.Raise, fn: Optional[str]) -> Optional[Site]:

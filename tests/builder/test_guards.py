@@ -124,3 +124,40 @@ def test_burn_0180_tensor_check_matmul():
     sites = [s for s in analyze_file(src).sites if s.kind == "tensor_check" and s.fn == "matmul"]
     assert [(s.function, s.guard) for s in sites] == [("TensorCheck::matmul", "`dim_lhs != dim_rhs` (`dim_lhs` differs from `dim_rhs`)")]
     assert sites[0].template.text.startswith("The inner dimension of matmul should be the same")
+
+
+PY_SOURCE = '''
+class Widget:
+    def f(self, n, mode):
+        if n < 0:
+            raise ValueError(f"widget count {n} is negative")
+        if mode not in ("a", "b"):
+            raise ValueError("widget mode is unknown")
+        else:
+            if not self.ready:
+                raise RuntimeError("widget is not ready")
+        if n == 3:
+            pass
+        else:
+            raise ValueError("widget count must be three")
+        raise TypeError("widget always fails")
+
+
+def g(x):
+    if isinstance(x, int):
+        raise TypeError("widget wants no int")
+'''
+
+
+def test_python_raise_sites_carry_their_if_and_class():
+    from builder.pysites import python_sites
+
+    got = {s.template.text: (s.function, s.guard) for s in python_sites(PY_SOURCE)}
+    assert got == {
+        "widget count {n} is negative": ("Widget::f", "`n < 0` (`n` is less than `0`)"),
+        "widget mode is unknown": ("Widget::f", "`mode not in ('a', 'b')`"),
+        "widget is not ready": ("Widget::f", "`not self.ready`"),
+        "widget count must be three": ("Widget::f", "`n != 3` (`n` differs from `3`)"),  # the else of `n == 3`
+        "widget always fails": ("Widget::f", None),
+        "widget wants no int": ("g", "`isinstance(x, int)`"),
+    }
