@@ -82,7 +82,7 @@ def _text(toks: Sequence[Token], span: range, collapse: int = MAX_ARGS) -> str:
         else:
             if prev is not None and prev.kind in (IDENT, STR, "num") and t.kind in (IDENT, STR, "num"):
                 out.append(" ")
-            out.append(t.text if t.kind != STR else t.text[:30])
+            out.append(t.text if t.kind != STR or len(t.text) <= 30 else '".."')
         prev = t
         i += 1
     return "".join(out).replace("  ", " ").strip()
