@@ -12,36 +12,18 @@ function, and stops at the first construct that decides whether the site runs:
 Assert macros are their own guard (``assert!(c, ..)`` fires when ``c`` is false,
 ``assert_eq!(a, b, ..)`` when ``a != b``): see :func:`assert_guard`.
 
-The result is a clause to follow "when": the expression in backticks (identifiers, operators and
-short call arguments only; longer arguments and blocks become ``..``; a condition that stays
-longer than ``MAX_EXPR`` characters is left out) and, for comparisons, the same in words
-("`k` differs from `k2`").  Nothing is invented: without a guard the result is None.
+The result is a clause to follow "when", written by :mod:`builder.conditions` (the expression in
+backticks and, for comparisons, in words).  Nothing is invented: without a guard, or with one
+too long to quote, the result is None.
 """
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional, Sequence, Tuple
 
+from builder.conditions import MAX_EXPR, WORDS, condition, expr_text, short_code, top_ops
 from builder.items import Structure
-from builder.rustlex import CLOSE, IDENT, OPEN, PUNCT, STR, Token
-
-MAX_EXPR = 80
-"""Longest condition (in characters) quoted in a record."""
-MAX_ARGS = 24
-"""Call arguments longer than this are written ``(..)``."""
-
-_COMPARE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
-_WORDS = {
-    "!=": "{a} differs from {b}",
-    "==": "{a} equals {b}",
-    "<": "{a} is less than {b}",
-    "<=": "{a} is at most {b}",
-    ">": "{a} is greater than {b}",
-    ">=": "{a} is at least {b}",
-}
-_BINARY = {"==", "!=", "<", ">", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "=", "|", "&", "^", "<<", ">>", "..", "..="}
-_UNARY_AFTER = _BINARY | {"!", "(", "[", "{", ",", "=>", ";", "return"}
-_STOP = {";", "=>"}
+from builder.rustlex import CLOSE, IDENT, OPEN, PUNCT, Token
 
 _NO_VALUE = {
     "ok_or": "returns None",
@@ -52,137 +34,6 @@ _NO_VALUE = {
     "with_context": "returns None or an error",
     "unwrap_or_else": "returns None or an error",
 }
-
-
-# --------------------------------------------------------------------------- writing expressions
-
-
-def _text(toks: Sequence[Token], span: range, collapse: int = MAX_ARGS) -> str:
-    """The tokens of ``span`` written back with readable spacing; long argument lists and every
-    block become ``..``."""
-    out: List[str] = []
-    i = span.start
-    prev: Optional[Token] = None
-    while i < span.stop:
-        t = toks[i]
-        if t.kind == OPEN and t.match > i:
-            inner = range(i + 1, min(t.match, span.stop))
-            body = _text(toks, inner, collapse) if len(inner) else ""
-            closure = len(inner) > 0 and toks[inner.start].text in ("|", "||", "move")
-            if t.text == "{" or closure or len(body) > collapse:
-                body = ".." if len(inner) else ""
-            out.append(t.text + body + toks[t.match].text)
-            prev = toks[t.match]
-            i = t.match + 1
-            continue
-        if t.kind == PUNCT and t.text in _BINARY and prev is not None and not (prev.kind == PUNCT and prev.text in _UNARY_AFTER):
-            out.append(f" {t.text} ")
-        elif t.kind == PUNCT and t.text == ",":
-            out.append(", ")
-        else:
-            if prev is not None and prev.kind in (IDENT, STR, "num") and t.kind in (IDENT, STR, "num"):
-                out.append(" ")
-            out.append(t.text if t.kind != STR or len(t.text) <= 30 else '".."')
-        prev = t
-        i += 1
-    return "".join(out).replace("  ", " ").strip()
-
-
-def _top_ops(toks: Sequence[Token], span: range, ops: Sequence[str]) -> List[int]:
-    """Indices of the top-level operators ``ops`` inside ``span`` (bracket groups skipped)."""
-    found: List[int] = []
-    i = span.start
-    while i < span.stop:
-        t = toks[i]
-        if t.kind == OPEN and t.match > i:
-            i = t.match + 1
-            continue
-        if t.kind == PUNCT and t.text in ops:
-            found.append(i)
-        i += 1
-    return found
-
-
-def _split(toks: Sequence[Token], span: range, op: str) -> List[range]:
-    parts, cur = [], span.start
-    for k in _top_ops(toks, span, (op,)):
-        parts.append(range(cur, k))
-        cur = k + 1
-    parts.append(range(cur, span.stop))
-    return [p for p in parts if len(p)]
-
-
-def _strip_parens(toks: Sequence[Token], span: range) -> range:
-    while len(span) >= 2 and toks[span.start].text == "(" and toks[span.start].match == span.stop - 1:
-        span = range(span.start + 1, span.stop - 1)
-    return span
-
-
-class _Clause:
-    """One condition: code (for backticks) and words (or "" when only the code can be said)."""
-
-    def __init__(self, code: str, words: str) -> None:
-        self.code = code
-        self.words = words
-
-
-def _comparison(toks: Sequence[Token], span: range, negate: bool) -> Optional[_Clause]:
-    ops = _top_ops(toks, span, tuple(_COMPARE))
-    if len(ops) != 1 or _top_ops(toks, span, ("&&", "||")):
-        return None
-    k = ops[0]
-    op = toks[k].text
-    if negate:
-        op = _COMPARE[op]
-    a, b = _text(toks, range(span.start, k)), _text(toks, range(k + 1, span.stop))
-    if not a or not b:
-        return None
-    return _Clause(f"{a} {op} {b}", _WORDS[op].format(a=f"`{a}`", b=f"`{b}`"))
-
-
-def _atom(toks: Sequence[Token], span: range, negate: bool) -> _Clause:
-    span = _strip_parens(toks, span)
-    cmp = _comparison(toks, span, negate)
-    if cmp is not None:
-        return cmp
-    if negate and len(span) > 1 and toks[span.start].text == "!":
-        return _Clause(_text(toks, range(span.start + 1, span.stop)), "")
-    code = _text(toks, span)
-    if negate:
-        simple = len(span) == 1 or not _top_ops(toks, span, tuple(_BINARY) + ("as",))
-        code = "!" + (code if simple else f"({code})")
-    return _Clause(code, "")
-
-
-def condition(toks: Sequence[Token], span: range, negate: bool = False) -> Optional[str]:
-    """The clause for the boolean expression ``span`` (negated for an ``else`` or an assert).
-
-    ``a || b`` and ``a && b`` are described part by part (De Morgan when negated); a mix of both
-    at the top level is quoted whole.  None when the expression cannot be quoted short.
-    """
-    span = _strip_parens(toks, span)
-    if not len(span):
-        return None
-    ors, ands = _top_ops(toks, span, ("||",)), _top_ops(toks, span, ("&&",))
-    if ors and ands:
-        code = _text(toks, span)
-        clause = _Clause(f"!({code})" if negate else code, "")
-    elif ors or ands:
-        op = "||" if ors else "&&"
-        parts = [_atom(toks, p, negate) for p in _split(toks, span, op)]
-        written = {"||": "&&", "&&": "||"}[op] if negate else op
-        words = (", or " if written == "||" else ", and ").join(c.words for c in parts)
-        clause = _Clause(f" {written} ".join(c.code for c in parts), words if all(c.words for c in parts) else "")
-    else:
-        clause = _atom(toks, span, negate)
-    if len(clause.code) > MAX_EXPR or "`" in clause.code:
-        return None
-    return f"`{clause.code}`" + (f" ({clause.words})" if clause.words else "")
-
-
-def _pattern(toks: Sequence[Token], span: range) -> Optional[str]:
-    text = _text(toks, span)
-    return text if text and len(text) <= MAX_EXPR and "`" not in text else None
 
 
 # --------------------------------------------------------------------------- finding the guard
@@ -235,10 +86,10 @@ def _header(toks: Sequence[Token], open_idx: int, floor: int) -> Tuple[int, rang
 def _if_clause(toks: Sequence[Token], span: range, negate: bool) -> Optional[str]:
     """``if COND`` or ``if let PAT = EXPR``."""
     if len(span) and toks[span.start].kind == IDENT and toks[span.start].text == "let":
-        eq = _top_ops(toks, span, ("=",))
+        eq = top_ops(toks, span, ("=",))
         if not eq:
             return None
-        pat, expr = _pattern(toks, range(span.start + 1, eq[0])), _pattern(toks, range(eq[0] + 1, span.stop))
+        pat, expr = short_code(toks, range(span.start + 1, eq[0])), short_code(toks, range(eq[0] + 1, span.stop))
         if pat is None or expr is None:
             return None
         return f"`{expr}` {'does not match' if negate else 'matches'} `{pat}`"
@@ -271,8 +122,8 @@ def _arm_clause(toks: Sequence[Token], body_open: int, child: int, floor: int) -
     if guard_at_if:
         extra = condition(toks, range(guard_at_if[0] + 1, arrow))
         pat_span = range(start, guard_at_if[0])
-    scrutinee = _pattern(toks, scrut)
-    pat = _pattern(toks, pat_span)
+    scrutinee = short_code(toks, scrut)
+    pat = short_code(toks, pat_span)
     if scrutinee is None or pat is None:
         return None
     if pat == "_" or (pat.isidentifier() and pat[0].islower()):  # `_` or a binding: the catch-all arm
@@ -289,10 +140,10 @@ def _let_else(toks: Sequence[Token], else_idx: int, floor: int) -> Optional[str]
     if not (toks[start].kind == IDENT and toks[start].text == "let"):
         return None
     span = range(start + 1, else_idx)
-    eq = _top_ops(toks, span, ("=",))
+    eq = top_ops(toks, span, ("=",))
     if not eq:
         return None
-    pat, expr = _pattern(toks, range(span.start, eq[0])), _pattern(toks, range(eq[0] + 1, span.stop))
+    pat, expr = short_code(toks, range(span.start, eq[0])), short_code(toks, range(eq[0] + 1, span.stop))
     if pat is None or expr is None:
         return None
     if pat.startswith("Some("):
@@ -314,7 +165,7 @@ def _receiver(toks: Sequence[Token], dot: int, floor: int) -> Optional[str]:
             k -= 1
             continue
         break
-    return _pattern(toks, range(k + 1, dot))
+    return short_code(toks, range(k + 1, dot))
 
 
 def guard_at(toks: Sequence[Token], st: Structure, i: int) -> Optional[str]:
@@ -373,10 +224,10 @@ def assert_guard(toks: Sequence[Token], macro: str, args: Sequence[range]) -> Op
     """``assert!(c, ..)`` fires when ``c`` is false; ``assert_eq!(a, b)`` when ``a != b``."""
     if macro.endswith(("assert_eq", "assert_ne")) and len(args) >= 2:
         op = "!=" if macro.endswith("assert_eq") else "=="
-        a, b = _text(toks, args[0]), _text(toks, args[1])
+        a, b = expr_text(toks, args[0]), expr_text(toks, args[1])
         if not a or not b or len(a) + len(b) > MAX_EXPR:
             return None
-        return f"`{a} {op} {b}` ({_WORDS[op].format(a=f'`{a}`', b=f'`{b}`')})"
+        return f"`{a} {op} {b}` ({WORDS[op].format(a=f'`{a}`', b=f'`{b}`')})"
     if args:
         return condition(toks, args[0], negate=True)
     return None

@@ -11,7 +11,7 @@ import pytest
 
 from builder.rustlex import lex
 from builder.sites import FileFacts, Site, analyze_file
-from builder import guards
+from builder import conditions, guards
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rust"
 MIRRORS = Path("/work/.mirror")
@@ -95,7 +95,7 @@ def test_long_conditions_are_left_out_and_arguments_shortened():
 
 def test_condition_never_contains_a_block():
     toks = lex("x.map(|v| { v + 1 }).is_some() && y").tokens
-    assert guards.condition(toks, range(0, len(toks))) == "`x.map(..).is_some() && y`"
+    assert conditions.condition(toks, range(0, len(toks))) == "`x.map(..).is_some() && y`"
 
 
 def _git_show(repo: str, commit: str, path: str) -> str:
@@ -161,3 +161,8 @@ def test_python_raise_sites_carry_their_if_and_class():
         "widget always fails": ("Widget::f", None),
         "widget wants no int": ("g", "`isinstance(x, int)`"),
     }
+
+
+def test_turbofish_generics_are_not_comparisons():
+    toks = lex("x.sum::<usize>() != n").tokens
+    assert conditions.condition(toks, range(0, len(toks))) == "`x.sum::<usize>() != n` (`x.sum::<usize>()` differs from `n`)"
