@@ -179,7 +179,7 @@ class Match:
         "siteKind", "backgroundTag", "githubUrl" (the chosen site's), "recordUrl", "site",
         "values", "fixCode", "fixLanguage", "alsoRaisedAt": [id, ...], "hint": {"cause", "fix",
         "advice": {"cause", "fix"} | null, "solutions", "documentation", "exampleFix",
-        "preventionTips", "pointer"}, "record": {...camelCase}, "family": {...} | null}``;
+        "preventionTips", "pointer", "condition", "written"}, "record": {...camelCase}, "family": {...} | null}``;
         ``hint.cause``/``hint.fix`` are the computed advice when there is one.
         """
         from errhint.render import hint_parts
@@ -212,6 +212,8 @@ class Match:
                 "exampleFix": parts["exampleFix"],
                 "preventionTips": list(parts["preventionTips"]),
                 "pointer": parts["pointer"],
+                "condition": parts["condition"],
+                "written": parts["written"],
             },
             "record": rec.to_dict(),
             "family": dict(self.family) if self.family is not None else None,

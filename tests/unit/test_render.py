@@ -158,6 +158,8 @@ def test_unwritten_record_never_borrows_family_text(dtype_match: Match) -> None:
     assert "condition: Raised in `Tensor::matmul`" in full and "Second sentence." in full
     hint = m.to_dict()["hint"]
     assert hint["cause"] == "" and hint["fix"] == "" and hint["solutions"] == [] and hint["exampleFix"] == ""
+    assert hint["written"] is False and hint["condition"].startswith("Raised in `Tensor::matmul` (candle-core) when `k != k2`")
+    assert dtype_match.to_dict()["hint"]["written"] is True and dtype_match.to_dict()["hint"]["condition"] == ""
 
 
 def test_written_record_without_solutions_has_no_fix_line(dtype_match: Match) -> None:
