@@ -28,6 +28,7 @@ WORDS = {
     ">=": "{a} is at least {b}",
 }
 _BINARY = {"==", "!=", "<", ">", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "=", "|", "&", "^", "<<", ">>", "..", "..="}
+_KEYWORDS = {"if", "while", "match", "return", "in", "else", "let", "for", "loop", "break", "as", "move", "mut", "ref"}
 _UNARY_AFTER = _BINARY | {"!", "(", "[", "{", ",", "=>", ";", "return"}
 
 
@@ -49,7 +50,12 @@ def expr_text(toks: Sequence[Token], span: range, collapse: int = MAX_ARGS) -> s
             inner = range(i + 1, min(t.match, span.stop))
             body = expr_text(toks, inner, collapse) if len(inner) else ""
             closure = len(inner) > 0 and toks[inner.start].text in ("|", "||", "move")
-            if t.text == "{" or closure or len(body) > collapse:
+            # only a call's or an index's arguments are shortened: a grouping `(a && b)` keeps its
+            # meaning only when written out (the whole stays bounded by MAX_EXPR)
+            macro = prev is not None and prev.text == "!" and i >= 2 and toks[i - 2].kind == IDENT and toks[i - 2].text not in _KEYWORDS
+            call = prev is not None and prev.kind == IDENT and prev.text not in _KEYWORDS
+            arguments = call or macro or (prev is not None and prev.text in (")", "]", ">"))
+            if t.text == "{" or closure or (arguments and len(body) > collapse):
                 body = ".." if len(inner) else ""
             out.append(t.text + body + toks[t.match].text)
             prev = toks[t.match]
@@ -173,11 +179,21 @@ def condition(toks: Sequence[Token], span: range, negate: bool = False) -> Optio
         clause = _Clause(f" {written} ".join(c.code for c in parts), words if all(c.words for c in parts) else "")
     else:
         clause = _atom(toks, span, negate)
-    if len(clause.code) > MAX_EXPR or "`" in clause.code:
+    if len(clause.code) > MAX_EXPR or "`" in clause.code or "$" in clause.code or clause.code.strip("!(.)[] ") == "":
         return None
     return f"`{clause.code}`" + (f" ({clause.words})" if clause.words else "")
 
 
-def short_code(toks: Sequence[Token], span: range) -> Optional[str]:
-    text = expr_text(toks, span)
-    return text if text and len(text) <= MAX_EXPR and "`" not in text else None
+def short_code(toks: Sequence[Token], span: range, collapse: int = MAX_ARGS) -> Optional[str]:
+    """``span`` as quotable code, or None when it is too long, says nothing (``(..)``) or is
+    written with macro metavariables (``$x``)."""
+    text = expr_text(toks, span, collapse)
+    if not text or len(text) > MAX_EXPR or "`" in text or "$" in text:
+        return None
+    return None if text.strip("(.)[] ") == "" else text
+
+
+def pattern_code(toks: Sequence[Token], span: range) -> Optional[str]:
+    """A ``match``/``let`` pattern as quotable code: never shortened, since ``Float(..)`` would
+    say "any float" where the pattern names one kind (None when longer than MAX_EXPR)."""
+    return short_code(toks, span, collapse=MAX_EXPR)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Tuple
 
-from builder.conditions import MAX_EXPR, WORDS, condition, expr_text, short_code, top_ops
+from builder.conditions import MAX_EXPR, WORDS, condition, expr_text, pattern_code, short_code, top_ops
 from builder.items import Structure
 from builder.rustlex import CLOSE, IDENT, OPEN, PUNCT, Token
 
@@ -89,7 +89,7 @@ def _if_clause(toks: Sequence[Token], span: range, negate: bool) -> Optional[str
         eq = top_ops(toks, span, ("=",))
         if not eq:
             return None
-        pat, expr = short_code(toks, range(span.start + 1, eq[0])), short_code(toks, range(eq[0] + 1, span.stop))
+        pat, expr = pattern_code(toks, range(span.start + 1, eq[0])), short_code(toks, range(eq[0] + 1, span.stop))
         if pat is None or expr is None:
             return None
         return f"`{expr}` {'does not match' if negate else 'matches'} `{pat}`"
@@ -123,7 +123,7 @@ def _arm_clause(toks: Sequence[Token], body_open: int, child: int, floor: int) -
         extra = condition(toks, range(guard_at_if[0] + 1, arrow))
         pat_span = range(start, guard_at_if[0])
     scrutinee = short_code(toks, scrut)
-    pat = short_code(toks, pat_span)
+    pat = pattern_code(toks, pat_span)
     if scrutinee is None or pat is None:
         return None
     if pat == "_" or (pat.isidentifier() and pat[0].islower()):  # `_` or a binding: the catch-all arm
@@ -143,7 +143,7 @@ def _let_else(toks: Sequence[Token], else_idx: int, floor: int) -> Optional[str]
     eq = top_ops(toks, span, ("=",))
     if not eq:
         return None
-    pat, expr = short_code(toks, range(span.start, eq[0])), short_code(toks, range(eq[0] + 1, span.stop))
+    pat, expr = pattern_code(toks, range(span.start, eq[0])), short_code(toks, range(eq[0] + 1, span.stop))
     if pat is None or expr is None:
         return None
     if pat.startswith("Some("):

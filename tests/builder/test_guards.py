@@ -166,3 +166,31 @@ def test_python_raise_sites_carry_their_if_and_class():
 def test_turbofish_generics_are_not_comparisons():
     toks = lex("x.sum::<usize>() != n").tokens
     assert conditions.condition(toks, range(0, len(toks))) == "`x.sum::<usize>() != n` (`x.sum::<usize>()` differs from `n`)"
+
+
+def _only_site_guard(src: str):
+    sites = [s for s in analyze_file(src).sites if s.template is not None]
+    assert len(sites) == 1
+    return sites[0].guard
+
+
+def test_patterns_are_never_shortened():
+    """`Float(..)` would say "any float" where the arm names one kind."""
+    src = (
+        "fn f(dtype: ElemType) {\n    match dtype {\n"
+        "        ElemType::Float(cubecl_core::ir::FloatKind::TF32) => {\n"
+        "            panic!(\"widget does not support TF32\")\n        }\n        _ => {}\n    }\n}\n"
+    )
+    assert _only_site_guard(src) == "`dtype` matches `ElemType::Float(cubecl_core::ir::FloatKind::TF32)`"
+
+
+def test_grouping_parentheses_are_written_out():
+    src = "fn f() -> Result<()> {\n    if !(l1.is_contiguous() && l2.is_contiguous() && l3.is_contiguous()) {\n        bail!(\"widget needs contiguous inputs\")\n    }\n    Ok(())\n}\n"
+    assert _only_site_guard(src) == "`!(l1.is_contiguous() && l2.is_contiguous() && l3.is_contiguous())`"
+
+
+def test_nothing_is_quoted_that_says_nothing_or_uses_macro_variables():
+    tuple_match = "fn f(a: A, b: B) {\n    match (a.kind_of_the_left_operand_of_the_widget(), b.kind_of_the_right_operand_of_the_widget()) {\n        _ => panic!(\"widget pair is unknown\"),\n    }\n}\n"
+    assert _only_site_guard(tuple_match) is None  # too long to quote, and `(..)` would say nothing
+    in_macro = "macro_rules! m {\n    ($($x:ident),+) => {\n        fn g() {\n            match ($($x),+) {\n                _ => panic!(\"widget types differ\"),\n            }\n        }\n    };\n}\n"
+    assert _only_site_guard(in_macro) is None
