@@ -161,3 +161,16 @@ def test_pyerr_conversion_arm_is_the_definition_of_its_message():
     d = [x for x in merge([res]) if x.template.text == "the widget is broken"][0]
     assert (d.site.path, d.site.kind, d.site.error_class) == ("src/tensor/widget_error.rs", "pyerr", "ValueError")
     assert {(p, fn) for p, _, fn, _ in d.raised_at} == {("src/nn/a_user.rs", "a"), ("src/nn/a_user.rs", "b")}
+
+
+def test_curated_marks_text_written_for_the_template(catalogue):
+    from builder.records import apply_curated
+
+    d = merge([_result("v1", "a" * 40, [_site("widget {n} is broken", "src/lib.rs", 7)])])[0]
+    tag = catalogue.assign(d)
+    rec = build_record(d, tag, catalogue.families[tag], {"example/widgets": "v1"}, {"example/widgets": ["v1"]})
+    assert rec["curated"] is False and rec["function"] == "run"
+    # a classification alone is not text written for the template; the flag cannot be set by hand
+    assert apply_curated(rec, {"handlingStrategy": "report", "curated": True})["curated"] is False
+    written = apply_curated(rec, {"solutions": ["Repair widget {n}."]})
+    assert written["curated"] is True and written["solutions"] == ["Repair widget {n}."]
