@@ -208,3 +208,11 @@ def test_brief_headline_of_a_long_message_is_cut_at_a_word(dtype_match: Match) -
     kept = head.split("…")[0]
     assert kept.split()[-1].startswith("detail") and kept.split()[-1] in long.split()
     assert f"(+{len(long) - len(kept)} characters)" in head
+
+
+def test_unwritten_record_without_a_condition_shows_no_condition_line(dtype_match: Match) -> None:
+    """The documentation is not a condition: without triggerScenarios the line is left out."""
+    m = make_match("unsupported dtype {0:?} for op {1}", dict(dtype_match.captures), dtype_match.message,
+                   FAMILIES["unsupported-dtype-for-op"], **dict(UNWRITTEN, triggerScenarios=""))
+    lines = m.render("brief").splitlines()
+    assert len(lines) == 2 and lines[1].strip().startswith("errhint show")
