@@ -133,7 +133,8 @@ def build_record(draft: Draft, tag: str, family: Dict[str, Any], newest: Dict[st
 
 
 def _raised(path: str, line: int, fn: Optional[str], guard: Optional[str]) -> Dict[str, Any]:
-    out: Dict[str, Any] = {"file": path, "line": line, "fn": fn}
+    # `fn` stays the bare function name (readers match on it); the impl type is in the text
+    out: Dict[str, Any] = {"file": path, "line": line, "fn": fn.rsplit("::", 1)[-1] if fn else fn}
     if guard:
         out["condition"] = guard
     return out
