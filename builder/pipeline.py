@@ -51,8 +51,13 @@ def load_seed_lines(path: Path) -> List[str]:
 
 
 def load_curated(directory: Path) -> Dict[str, Dict[str, Any]]:
-    """``curation/sites/*.jsonl``: id → text fields (files applied in name order)."""
+    """``curation/sites/*.jsonl``: id → text fields.
+
+    Raises ``BuildError`` for a line that is not JSON, has no id, or names an id that another
+    line already wrote: one entry per template, so no file silently overrides another.
+    """
     out: Dict[str, Dict[str, Any]] = {}
+    first_seen: Dict[str, str] = {}
     if not directory.is_dir():
         return out
     for path in sorted(directory.glob("*.jsonl")):
@@ -66,7 +71,10 @@ def load_curated(directory: Path) -> Dict[str, Dict[str, Any]]:
             rid = obj.pop("id", None)
             if not isinstance(rid, str):
                 raise BuildError(f"{path}:{n}: missing 'id'")
-            out.setdefault(rid, {}).update(obj)
+            if rid in first_seen:
+                raise BuildError(f"{path}:{n}: id {rid} is already written at {first_seen[rid]}")
+            first_seen[rid] = f"{path.name}:{n}"
+            out[rid] = obj
     return out
 
 

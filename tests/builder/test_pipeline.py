@@ -139,3 +139,14 @@ def test_curated_text_overrides_generated_text(built):
 def test_missing_mirror_is_a_build_failure(project, tmp_path):
     root, _, _, _ = project
     assert main(["--root", str(root), "--mirror-root", str(tmp_path), "--out", "data4", "--docs", "", "--quiet"]) == 1
+
+
+def test_curation_refuses_an_id_written_twice(tmp_path: Path) -> None:
+    from builder.pipeline import BuildError, load_curated
+
+    (tmp_path / "a.jsonl").write_text('{"id": "00000000000000aa", "solutions": ["one"]}\n', encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text('{"id": "00000000000000bb"}\n{"id": "00000000000000aa", "solutions": ["two"]}\n', encoding="utf-8")
+    with pytest.raises(BuildError, match=r"b\.jsonl:2: id 00000000000000aa is already written at a\.jsonl:1"):
+        load_curated(tmp_path)
+    (tmp_path / "b.jsonl").write_text('{"id": "00000000000000bb", "solutions": ["two"]}\n', encoding="utf-8")
+    assert load_curated(tmp_path) == {"00000000000000aa": {"solutions": ["one"]}, "00000000000000bb": {"solutions": ["two"]}}
