@@ -277,7 +277,6 @@ def test_gguf_value_of_another_type_printed_by_a_rust_main() -> None:
     assert got and got[0].record.repo == "huggingface/candle"
     assert got[0].record.error_message == "not a f64 {v:?}" and got[0].kind == "full"
     assert got[0].captures["v"] == "F32(1e-5)"
-    assert errhint.explain('not a f64 "anything"') == []  # the pattern wants a Debug value, not any text
 
 
 @pytest.mark.parametrize(
