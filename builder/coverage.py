@@ -9,6 +9,7 @@ reason they cannot be matched.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -162,3 +163,18 @@ def render(rows: Sequence[Row], build_command: str, families: Counter, kinds: Co
     for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])):
         out.append(f"| {k} | {n} |")
     return "\n".join(out) + "\n"
+
+
+MEASURED = "<!-- measured by benchmarks/, not by the builder: kept across builds -->"
+"""The line after which ``docs/coverage.md`` holds figures the benchmarks measure
+(recognition of wrapped and newer texts); a build keeps that part as it is."""
+
+
+def measured_tail(path: Path) -> str:
+    """The kept part of an existing ``coverage.md`` (from MEASURED on), or ''."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+    at = text.find(MEASURED)
+    return "\n" + text[at:] if at >= 0 else ""

@@ -229,6 +229,7 @@ def build(
         table = coverage_mod.render(rows, build_command, fam_counts, kind_counts, len(generic))
         if dep_list is not None:
             table += deps_mod.render_summary(deps_mod.summary_rows(dep_list, rows, records), code_report, len(code_records))
+        table += coverage_mod.measured_tail(docs / "coverage.md")
         (docs / "coverage.md").write_text(table, encoding="utf-8")
     hot_path = curation / "hot_sites.jsonl"
     previous = [json.loads(line)["id"] for line in hot_path.read_text(encoding="utf-8").splitlines() if line.strip()] if hot_path.exists() else []

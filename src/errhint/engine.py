@@ -9,10 +9,10 @@ import time
 
 from typing import Any, List, Optional, Sequence
 
-from errhint import advice, bindings, config, extract, rank
+from errhint import advice, bindings, config, extract, floor, rank
 from errhint.dataset import Dataset, dataset, load, reset, use  # noqa: F401 - the engine's dataset controls
 from errhint.match import Match
-from errhint.matching import match_items
+from errhint.matching import approximate, match_items
 from errhint.merging import merge
 from errhint.regexrun import RegexBudget
 
@@ -34,8 +34,19 @@ def _run(
     evidence = rank.Evidence(modules=extraction.modules, loaded=bindings.loaded(), labels=ds.labels())
     until = None if deadline is None else time.perf_counter() + deadline
     with RegexBudget():  # hostile user patterns cannot add up over many texts
-        found = match_items(ds, extraction.items, evidence, until)
-    return merge(ds, found, limit=opts.limit, min_score=opts.min_score, repos=opts.repos)
+        seen: set = set()
+        found = match_items(ds, extraction.items, evidence, until, seen_texts=seen)
+        matches = merge(ds, found, limit=opts.limit, min_score=opts.min_score, repos=opts.repos)
+        if matches:
+            return matches
+        # the floor (``floor``): what a plain search of the patterns finds, whatever its score;
+        # then the nearest template by its words (``similar``), marked approximate
+        items = [item for item in extraction.items if floor.eligible(item.exc_type)]
+        found = [f for f in found if f.kind != "variant" and floor.eligible(f.exc_type)]
+        found += match_items(ds, items, evidence, until, raw=True, seen_texts=seen)
+        if not found:
+            found = approximate(ds, items, evidence)
+    return merge(ds, found, limit=opts.limit, min_score=floor.threshold(opts.min_score), repos=opts.repos)
 
 
 def _guarded(fn: Any, *args: Any) -> List[Match]:

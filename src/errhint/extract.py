@@ -22,6 +22,9 @@ MAX_EXCEPTIONS = 64
 MAX_TEXT = 256 * 1024
 MAX_FRAMES = 200
 UNPRINTABLE = "<exception str() failed>"
+RUST_MAIN_TYPE = "Error"
+"""``Error: ...`` is what a Rust ``fn main() -> Result`` prints, not a Python class: the
+line stays one text (``pasted`` peels the prefix)."""
 
 
 class Item(NamedTuple):
@@ -217,7 +220,8 @@ def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
     state = "outside"
     current: Optional[Tuple[str, List[str]]] = None
     preamble: List[str] = []
-    for line in lines:
+    for n, line in enumerate(lines):
+        previous = lines[n - 1] if n else None
         if line is None or line.strip() in _CHAIN_MARKERS or _TB_HEADER.match(line.strip()):
             current = None
             state = "frames" if line is not None and _TB_HEADER.match(line.strip()) else "outside"
@@ -246,6 +250,13 @@ def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
             current[1].append(line)
             continue
         if state == "outside":
+            started = _frameless_exception(line, previous)
+            if started is not None:
+                # an exception printed without frames (the worker's part of a _RemoteTraceback)
+                current = started
+                sections.append(current)
+                state = "message"
+                continue
             preamble.append(line)
     items: List[Item] = []
     for i, (tname, msg_lines) in enumerate(sections):
@@ -266,6 +277,20 @@ def from_text(text: str, exc_type: Optional[str] = None) -> Extraction:
         if binding:
             modules.add(binding)
     return Extraction(tuple(items), frozenset(modules))
+
+
+def _frameless_exception(line: str, previous: Optional[str]) -> Optional[Tuple[str, List[str]]]:
+    """A ``module.Type: message`` line right after the triple quote that opens a
+    ``_RemoteTraceback``'s quoted worker text (concurrent.futures prints the worker's
+    exception there, without its frames), as a new section; None for any other line."""
+    if previous is None or previous.strip() != '"""' or not line[:1].isalpha():
+        return None
+    m = _EXC_LINE.match(line.rstrip())
+    if m is None or m.group("msg") is None or m.group("type") == RUST_MAIN_TYPE or not _looks_like_type(m.group("type")):
+        return None
+    if m.group("type").endswith("RemoteTraceback"):
+        return None  # the header of the quoted worker text, not an exception of its own
+    return (m.group("type"), [m.group("msg")])
 
 
 def _trim(lines: Iterable[str]) -> List[str]:
@@ -289,6 +314,6 @@ def _bare_message(lines: List[str], exc_type: Optional[str]) -> List[Item]:
         return []
     if exc_type is None:
         m = _EXC_LINE.match(kept[0].rstrip())
-        if m and m.group("msg") is not None and _looks_like_type(m.group("type")):
+        if m and m.group("msg") is not None and _looks_like_type(m.group("type")) and m.group("type") != RUST_MAIN_TYPE:
             return [Item("\n".join([m.group("msg")] + kept[1:]), m.group("type"), 0, "text")]
     return [Item("\n".join(kept), exc_type or "", 0, "text")]

@@ -198,8 +198,9 @@ class LoadedIndex:
             if not any(pending):
                 self._pending = None
 
-    def prefiltered(self, text: str, tokens: Iterable[str]) -> List[int]:
-        """Rows whose key occurs in ``text`` and whose every required literal is in it."""
+    def prefiltered(self, text: str, tokens: Iterable[str], loose: bool = False) -> List[int]:
+        """Rows whose key occurs in ``text`` and whose every required literal is in it
+        (``loose``: without the literal's edge whitespace, which a trimmed text lost)."""
         slots: set = set()
         exact, prefix, suffix = self._key_maps()
         if self._pending is not None:
@@ -227,7 +228,7 @@ class LoadedIndex:
         for i in slots:
             found = rows[i]
             for lit in (found if found is not None else row(i))[LITERALS]:
-                if lit not in text:
+                if (lit.strip() if loose else lit) not in text:
                     break
             else:
                 out.append(i)

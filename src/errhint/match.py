@@ -66,7 +66,8 @@ class Match:
     [0, 1]; ``captures`` maps names to the values taken from the message; ``message`` is the
     clean human-readable message (for a Debug form, the Display text rebuilt from the
     variant); ``family`` is the ``families.json`` entry of the record's backgroundTag;
-    ``kind`` is ``full``, ``partial`` or ``variant`` (matched by the Rust variant name only);
+    ``kind`` is ``full``, ``partial``, ``variant`` (matched by the Rust variant name only) or
+    ``approximate`` (no pattern matched; the template nearest by its words: ``approximate``);
     ``also`` holds the ids of other records with the same clean message (the same error
     raised at other sites), which are not separate matches.
 
@@ -166,6 +167,12 @@ class Match:
     @property
     def id(self) -> str:
         return self.record.id
+
+    @property
+    def approximate(self) -> bool:
+        """True when no pattern matched and the record's template is only the nearest by
+        its words (``kind == "approximate"``, from ``similar``): likely a reworded release."""
+        return self.kind == "approximate"
 
     def render(self, verbosity: str = "brief", color: bool = False) -> str:
         from errhint.render import render_match

@@ -3,12 +3,13 @@
 
 import time
 
-from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from errhint import bindings, extract, normalize, rank
+from errhint import bindings, extract, floor, normalize, pasted, rank
 from errhint.dataset import Dataset
 from errhint.displays import Templates
 from errhint.keys import text_tokens
+from errhint.indexfile import LITERALS
 from errhint.loaded_index import LoadedIndex, RowMeta, VariantInfo
 from errhint.regexrun import search_groups
 
@@ -24,6 +25,10 @@ class Found(NamedTuple):
     groups: Tuple[Tuple[str, str], ...]
     kind: str
     span: Tuple[int, int] = (0, 0)
+    exc_type: str = ""
+    """The Python exception type of the item the candidate came from."""
+    literal: int = 0
+    """The literal text the match covered (``_literal_covered``)."""
 
     def meta(self) -> RowMeta:
         """What the index knows about the matched record."""
@@ -116,19 +121,27 @@ def _fields_agree(ix: LoadedIndex, i: int, cand: normalize.Candidate) -> bool:
 
 def match_items(
     ds: Dataset, items: Iterable[extract.Item], evidence: rank.Evidence, until: Optional[float] = None,
+    raw: bool = False, seen_texts: Optional[set] = None,
 ) -> List[Found]:
     """Hits for every candidate of every item; ``until`` (a ``perf_counter`` time) stops
-    taking new items once passed (the first item is always taken)."""
+    taking new items once passed (the first item is always taken). ``raw``: the floor's
+    search (``floor``) of the raw texts, without variant-name hits. ``seen_texts``: the
+    (text, variant, exception type) keys searched already, filled in (the floor skips what
+    the structured pass searched)."""
     found: List[Found] = []
-    seen_texts = set()
+    seen_texts = set() if seen_texts is None else seen_texts
+    items_seen = set()
     excluded = _excluded_repos(evidence)
     templates = _templates_for(ds, excluded)
     for n_item, item in enumerate(items):
         if until is not None and n_item and time.perf_counter() > until:
             break
+        if (item.text, item.exc_type) in items_seen:
+            continue  # its candidates were all seen (a group of 30,000 equal members)
+        items_seen.add((item.text, item.exc_type))
         taken: Dict[str, float] = {}  # Debug text -> weight of its reading a pattern fully took
-        for cand in normalize.candidates(item.text, exc_type=item.exc_type, templates=templates):
-            key = (cand.text, cand.variant, item.exc_type)
+        for cand in (floor.candidates(item) if raw else candidates(item, templates)):
+            key = (cand.text.strip(), cand.variant, item.exc_type)
             if key in seen_texts or not cand.text:
                 continue
             seen_texts.add(key)
@@ -137,28 +150,59 @@ def match_items(
             hits = _match_candidate(ds, cand, item, evidence, excluded)
             if cand.alt is not None and any(h.kind == "full" for h in hits):
                 taken[cand.alt] = max(taken.get(cand.alt, 0.0), cand.weight)
-            if not hits and cand.variant:
+            if not hits and cand.variant and not raw:
                 hits = _variant_hits(ds, cand, item, evidence, excluded, templates)
             found.extend(hits)
     return found
+
+
+def candidates(item: extract.Item, templates: Templates) -> List[normalize.Candidate]:
+    """The item's own candidates, then those of the layers inside its wrapping (``pasted``)
+    and inside the messages rebuilt from its Debug values, each weighted by its layer (the
+    innermost known error leads). An error code is shown as the Debug form it came in."""
+    out: List[normalize.Candidate] = []
+    texts = [(item.text, 1.0)] + pasted.layers(item.text)
+    for text, w in texts:
+        for cand in _read(text, item.exc_type, templates):
+            out.append(cand if w == 1.0 else cand._replace(weight=cand.weight * w))
+    for cand in list(out):
+        if cand.form in ("debug", "msg"):  # a rebuilt message may wrap another (``{cuda} when loading ..``)
+            texts.append((cand.text, cand.weight))
+            for text, w in pasted.layers(cand.text):
+                texts.append((text, w))
+                for inner in _read(text, item.exc_type, templates):
+                    out.append(inner._replace(weight=inner.weight * w * cand.weight))
+    forms = {code: text.strip() for code, text in ((pasted.error_code(t.strip()), t) for t, _ in texts) if code}
+    return [c._replace(message=forms[c.text]) if c.text in forms else c for c in out]
+
+
+def _read(text: str, exc_type: str, templates: Templates) -> List[normalize.Candidate]:
+    out = normalize.candidates(text, exc_type=exc_type, templates=templates)
+    word = text.strip()
+    if out and word.isidentifier() and all(c.variant for c in out):
+        # a lone name is a unit variant's Debug form, or a one-word message (``Unsupported``)
+        out.append(normalize.Candidate(word, word, out[0].error_type, weight=floor.FLOOR_WEIGHT))
+    return out
 
 
 def _match_candidate(
     ds: Dataset, cand: normalize.Candidate, item: extract.Item, evidence: rank.Evidence, excluded: FrozenSet[str],
 ) -> List[Found]:
     """The records whose pattern matches ``cand.text`` (each pattern text searched once),
-    leaving out records of the ``excluded`` repositories."""
+    leaving out records of the ``excluded`` repositories. A candidate is trimmed, so is the
+    pattern (``floor.trimmed``: its edge whitespace optional)."""
     tokens = text_tokens(cand.text)
     searched: Dict[str, Tuple[Any, Tuple[Tuple[str, str], ...], bool]] = {}
     out: List[Found] = []
     for ix in ds.indexes:
-        for i in ix.prefiltered(cand.text, tokens):
+        for i in ix.prefiltered(cand.text, tokens, loose=True):
             meta = ix.meta(i)
             if meta.repo in excluded:
                 continue  # another binding's record: not this error's, at any score
-            result = searched.get(meta.pattern)
+            pattern = floor.trimmed(meta.pattern)
+            result = searched.get(pattern)
             if result is None:
-                result = searched[meta.pattern] = search_groups(meta.pattern, cand.text)
+                result = searched[pattern] = search_groups(pattern, cand.text)
             m, groups, unbalanced = result
             if m is not None:
                 out.append(_pattern_hit(ix, i, meta, cand, item, evidence, m, groups, unbalanced))
@@ -177,7 +221,7 @@ def _pattern_hit(
         # literal text, not the message
         kind, coverage = "partial", min(1.0, literal / (len(cand.text.strip()) or 1))
     hit = _hit(ix, i, cand, item, kind, coverage, literal, meta)
-    return Found(rank.raw_score(hit, evidence), ix, i, cand, groups, kind, m.span())
+    return Found(rank.raw_score(hit, evidence), ix, i, cand, groups, kind, m.span(), item.exc_type, literal)
 
 
 def _variant_hits(
@@ -196,3 +240,40 @@ def _variant_hits(
                 hit = _hit(ix, i, cand, item, kind, 0.0)
                 out.append(Found(rank.raw_score(hit, evidence), ix, i, cand, (), "variant"))
     return out
+
+
+MAX_APPROXIMATE_ITEMS = 4
+"""Texts of one exception graph compared by similarity at most (the first ones: the raised
+exception and its nearest causes)."""
+
+
+def approximate(ds: Dataset, items: Sequence[extract.Item], evidence: rank.Evidence) -> List[Found]:
+    """Approximate hits (``similar``) for texts no pattern matched: the nearest templates of
+    the repositories the error can come from (none when that is unknown: the exception and
+    its frames name no binding, and not exactly one binding is imported; nor for a bare text
+    of no exception type when only an import names the binding), scored as ``approximate``
+    (below any match)."""
+    from errhint import similar
+
+    likely = evidence.likely_repos()
+    if not likely:
+        return []  # no candidate repository: words alone do not say whose error it is
+    excluded = _excluded_repos(evidence)
+    templates = _templates_for(ds, excluded)
+    strong = bool(evidence.repos())
+    found: List[Found] = []
+    for item in list(items)[:MAX_APPROXIMATE_ITEMS]:
+        for cand in candidates(item, templates):
+            if not (strong or item.exc_type or cand.repo_hint):
+                continue  # a bare text and an imported binding: too little to call it that binding's
+            for ix in ds.indexes:
+                table = similar.table(ix, lambda i, ix=ix: ix.row(i)[LITERALS])
+                template = lambda i, ix=ix: similar.template_words(ix.record(i).get("errorMessage") or "")  # noqa: E731
+                for i, sim in table.nearest(cand.text, template):
+                    meta = ix.meta(i)
+                    owners = {meta.repo} | {p.split("@", 1)[0] for p in meta.pulled_in_by}
+                    if meta.repo in excluded or not owners & likely:
+                        continue
+                    hit = _hit(ix, i, cand, item, "approximate", sim, 0, meta)
+                    found.append(Found(rank.raw_score(hit, evidence) * sim, ix, i, cand, (), "approximate", (0, 0), item.exc_type))
+    return found

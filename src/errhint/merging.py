@@ -18,6 +18,7 @@ def merge(ds: Dataset, found: List[Found], *, limit: int, min_score: float, repo
     """The matches ``found`` adds up to, best first: one per record, one per template, one
     per headline (see the helpers), at most ``limit``, none scored below ``min_score``;
     ``repos`` (when not None) keeps only records of those repositories or pulled in by them."""
+    found = _innermost_first(_specific_first(found))
     best = _best_per_record(found, repos)
     ordered = sorted(_one_per_template(best), key=lambda f: (-f.score, f.meta().id))
     kept, dupes = _one_per_headline(ordered)
@@ -125,3 +126,71 @@ def _headline_key(f: Found) -> Any:
     if f.candidate.alt is not None:
         return ("debug", f.candidate.alt)
     return (f.candidate.message, f.span)
+
+
+INNER_MARGIN = 0.01
+"""How far a wrapper's hit is put below the hit of the error it wraps."""
+MAX_COMPARED = 200
+"""Hits compared pairwise by ``_specific_first`` at most (beyond, the order is left as scored)."""
+
+
+def _specific_first(found: List[Found]) -> List[Found]:
+    """A match that contains another's (in the same text, or in a text the other's candidate
+    is part of: ``cat: unsupported dtype F16`` and its tail ``unsupported dtype F16``) and
+    explains more literal text is the more specific reading: the other is put just below it.
+    Not when the other's match lies inside one of its groups (a wrapper: ``_innermost_first``)."""
+    hits = [f for f in found if f.kind in ("full", "partial")]
+    if len(hits) < 2 or len(hits) > MAX_COMPARED:
+        return found
+    cap: Dict[int, float] = {}
+    for a in hits:
+        for n, b in enumerate(hits):
+            if a.literal <= b.literal or a.score <= cap.get(n, a.score - 1.0):
+                continue
+            at = a.candidate.text.find(b.candidate.text)
+            if at < 0:
+                continue
+            start, end = at + b.span[0], at + b.span[1]
+            if not (a.span[0] <= start and end <= a.span[1]):
+                continue
+            matched = b.candidate.text[b.span[0] : b.span[1]]
+            if any(matched in value for _, value in a.groups):
+                continue
+            cap[n] = a.score
+    if not cap:
+        return found
+    lowered = {id(hits[n]): score - INNER_MARGIN for n, score in cap.items()}
+    return [f._replace(score=lowered[id(f)]) if id(f) in lowered and f.score > lowered[id(f)] else f for f in found]
+
+
+def _innermost_first(found: List[Found]) -> List[Found]:
+    """A full match whose text holds another candidate's full match outside its own literal
+    text (in a group, or before or after the span: ``{cuda} when loading {module_name}``,
+    ``Should run when selected by autotune.: <inner>``) is a wrapper around that error: it
+    is kept, ranked just below the inner one, so the innermost known error leads. So is the
+    message of an ``expect`` whose unwrapped error (a Debug value) matched, fully or in part."""
+    inner: Dict[str, float] = {}
+    unwrapped = 0.0  # best match of an error an ``expect`` unwrapped (its Debug value)
+    for f in found:
+        if f.kind == "full":
+            text = f.candidate.text
+            inner[text] = max(inner.get(text, f.score), f.score)
+        if f.kind in ("full", "partial") and f.candidate.form == "debug":
+            unwrapped = max(unwrapped, f.score)
+    if len(inner) < 2 and not unwrapped:
+        return found
+    out = []
+    for f in found:
+        expect = f.candidate.form == "expect" or (f.kind == "full" and f.candidate.text[f.span[1] :].startswith(": "))
+        if expect and unwrapped and f.score >= unwrapped - INNER_MARGIN:
+            # ``expect("msg")`` prints msg, ``: `` and the error it unwrapped: that error leads
+            f = f._replace(score=unwrapped - INNER_MARGIN)
+        elif f.kind == "full":
+            text = f.candidate.text
+            start, end = f.span
+            outside = [value for _, value in f.groups] + [text[:start], text[end:]]
+            best = max((score for t, score in inner.items() if t != text and any(t in part for part in outside)), default=None)
+            if best is not None and f.score >= best - INNER_MARGIN:
+                f = f._replace(score=best - INNER_MARGIN)
+        out.append(f)
+    return out

@@ -257,7 +257,8 @@ def render_match(match: "Match", verbosity: str = "brief", color: bool = False) 
     if verbosity not in VERBOSITIES:
         raise ValueError(f"verbosity must be one of {VERBOSITIES}, not {verbosity!r}")
     head = _one_line(match.message, 160)
-    lines = [_paint(f"{head} ({match.record.repo})", "bold", color)]
+    approximate = " · approximate match" if match.kind == "approximate" else ""
+    lines = [_paint(f"{head} ({match.record.repo}){approximate}", "bold", color)]
     label = lambda name: _paint(name, "cyan", color)  # noqa: E731
     if verbosity == "brief":
         cause, fix, pointer = _brief_parts(match)

@@ -1,0 +1,204 @@
+"""Approximate matches: the nearest template when no pattern matches at all.
+
+A message from a release newer than the dataset may differ from its template by a word
+(``and`` → ``or``, ``Record error`` → ``Recorder error``), a fixed typo (``synchonously``),
+or a prefix or suffix added to the text. No pattern matches it, but its words are nearly
+the template's. This module compares the words of a text with the literal words of every
+row (``index.rows``' required literals: no record is read to build it) and returns the rows
+whose words the text holds almost all of, a word being equal or, for words of 5 letters or
+more, one edit apart in spelling (the ratio of ``difflib.SequenceMatcher`` at least
+``SPELLING``). The engine asks only when nothing else matched, restricts the rows to the
+repositories the error can come from, and shows the result as an approximate match with a
+lower score.
+
+The table is built once per index on first use (thread-safe), about 4,600 short rows.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+MIN_WORDS = 3
+"""A row needs this many distinct content words to be compared at all (shorter templates,
+``Index out of range: {}``, are too easy to meet by chance)."""
+RECALL = 0.75
+"""Share of a row's content words the text must hold."""
+WEIGHTED_RECALL = 0.6
+"""The same share, each word weighted by its rarity (a changed word is often a rare one)."""
+PRECISION = 0.6
+"""Share of the distinct words between the first and the last shared one that the row
+explains (an added prefix or suffix is tolerated, words strewn across a long unrelated
+text are not)."""
+SPELLING = 0.8
+"""``SequenceMatcher`` ratio at which two words of 5 letters or more count as one word."""
+MAX_TEXT_WORDS = 200
+"""Words of a text considered (its head: where an error's message is)."""
+MAX_RESULTS = 3
+DISTINCT = 5
+"""At least one shared word must occur in no more than this many rows (``synchonously``,
+``recorder``): words every framework uses (``index``, ``out``, ``bounds``, ``dimension``)
+do not tell whose message a text is."""
+MAX_COMPARED = 24
+"""Rows compared in full per text (those sharing the most words with it)."""
+COMMON = 0.05
+"""A word in more than this share of the rows does not select candidate rows on its own."""
+
+_lock = threading.Lock()
+_tables: "weakref.WeakKeyDictionary[object, Table]" = weakref.WeakKeyDictionary()
+"""Per loaded index (forgotten with it)."""
+
+
+STOPWORDS = frozenset(
+    "a an and are as at be been but by can cannot could did do does for from has have if in into is it its "
+    "may must no not of on or should than that the then there these this to was were when which while will "
+    "with without would".split()
+)
+"""Words that say nothing about which template a text is (``and`` → ``or`` is a rewording)."""
+
+
+def words(text: str) -> List[str]:
+    """Content words of ``text``, lowercased, in order: runs of letters and digits of 3
+    characters or more with a letter, not in STOPWORDS."""
+    out: List[str] = []
+    cur: List[str] = []
+    for ch in text[: 16 * 1024] + " ":
+        if ch.isalnum() or ch == "_":
+            cur.append(ch.lower())
+            continue
+        if len(cur) >= 3:
+            word = "".join(cur)
+            if word not in STOPWORDS and not word.isdigit():
+                out.append(word)
+        cur = []
+    return out
+
+
+def template_words(template: str) -> List[str]:
+    """Content words of a Rust format template's literal text (``{..}`` placeholders left out)."""
+    out: List[str] = []
+    depth = 0
+    for ch in template.replace("{{", " ").replace("}}", " "):
+        if ch == "{":
+            depth += 1
+            out.append(" ")
+        elif ch == "}" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(ch)
+    return words("".join(out))
+
+
+def row_words(literals: Sequence[str], cut: int = 40) -> List[str]:
+    """Content words of a row's literal runs; a run cut at ``cut`` characters (the index
+    keeps a prefix of long runs) loses its last word, which may be a fragment."""
+    out: List[str] = []
+    for run in literals:
+        found = words(run)
+        if len(run) >= cut and found and run[-1:].isalnum():
+            found = found[:-1]
+        out.extend(found)
+    return out
+
+
+class Table:
+    """Literal words per row of one index, and the rows of each word."""
+
+    def __init__(self, row_words: Sequence[FrozenSet[str]]) -> None:
+        self.row_words = list(row_words)
+        self.rows_of: Dict[str, List[int]] = {}
+        for i, ws in enumerate(self.row_words):
+            for w in ws:
+                self.rows_of.setdefault(w, []).append(i)
+        n = max(1, len(self.row_words))
+        self.common = max(8, int(COMMON * n))
+
+    def weight(self, word: str) -> float:
+        """Rarer words count more (1 / log-ish of how many rows have it)."""
+        df = len(self.rows_of.get(word, ())) or 1
+        return 1.0 / (1.0 + 0.25 * (df - 1) ** 0.5)
+
+    def nearest(self, text: str, full_words: Optional[Callable[[int], Sequence[str]]] = None) -> List[Tuple[int, float]]:
+        """Rows whose words the text holds (see the module doc), best first, with a
+        similarity in (0, 1]. Rows are selected by the words of their index literals (a
+        long run is cut there); ``full_words(i)``, when given, gives row i's whole template's
+        words for the comparison itself."""
+        tw = words(text)[:MAX_TEXT_WORDS]
+        text_words = set(tw)
+        if len(text_words) < 2:
+            return []
+        counts: Dict[int, int] = {}
+        for w in text_words:
+            rows = self.rows_of.get(w)
+            if rows is None or len(rows) > self.common:
+                continue
+            for i in rows:
+                counts[i] = counts.get(i, 0) + 1
+        chosen = sorted((i for i, shared in counts.items() if shared >= 2), key=lambda i: (-counts[i], i))[:MAX_COMPARED]
+        out: List[Tuple[int, float]] = []
+        for i in chosen:
+            row = frozenset(full_words(i)) if full_words is not None else self.row_words[i]
+            if len(row) < MIN_WORDS:
+                continue
+            sim = self._similarity(row, tw)
+            if sim > 0:
+                out.append((i, sim))
+        out.sort(key=lambda item: (-item[1], item[0]))
+        return out[:MAX_RESULTS]
+
+    def _similarity(self, row: FrozenSet[str], tw: List[str]) -> float:
+        """Recall of the row's words in the text and precision within the stretch of text
+        between the first and the last word they share (a prefix or suffix added around the
+        message costs nothing); 0 below the thresholds."""
+        text_words = set(tw)
+        missing = [w for w in row if w not in text_words]
+        unused = [w for w in text_words if w not in row]
+        hits = set(row) & text_words
+        weight_all = sum(self.weight(w) for w in row)
+        weight_got = weight_all - sum(self.weight(w) for w in missing)
+        for w in missing:  # a word spelled differently (a typo fixed) still counts
+            near = _respelled(w, unused)
+            if near is not None:
+                unused.remove(near)
+                hits.add(near)
+                weight_got += self.weight(w)
+        matched = len(hits)
+        positions = [n for n, w in enumerate(tw) if w in hits]
+        if not positions or not any(len(self.rows_of.get(w, ())) <= DISTINCT for w in hits if w in row):
+            return 0.0  # nothing but words many templates share: any framework's message reads so
+        window = len(set(tw[positions[0] : positions[-1] + 1]))
+        recall = weight_got / weight_all if weight_all else 0.0
+        precision = matched / max(1, window)
+        if recall < WEIGHTED_RECALL or matched < RECALL * len(row) or precision < PRECISION:
+            return 0.0
+        return recall * (0.5 + 0.5 * precision)
+
+
+def _respelled(word: str, candidates: List[str]) -> Optional[str]:
+    if len(word) < 5:
+        return None
+    from difflib import SequenceMatcher
+
+    for other in candidates:
+        if len(other) < 5 or abs(len(other) - len(word)) > 2:
+            continue
+        if other.endswith(word) or word.endswith(other):
+            return other  # a prefix added or dropped (quantize, dequantize)
+        if other[0] == word[0] and SequenceMatcher(None, word, other).ratio() >= SPELLING:
+            return other
+    return None
+
+
+def table(ix: object, literals_of: "object") -> Table:
+    """The table of index ``ix`` (built once: ``literals_of(i)`` gives row i's literals)."""
+    found = _tables.get(ix)
+    if found is None:
+        with _lock:
+            found = _tables.get(ix)
+            if found is None:
+                count = len(ix)  # type: ignore[arg-type]
+                found = Table([frozenset(row_words(literals_of(i))) for i in range(count)])  # type: ignore[operator]
+                _tables[ix] = found
+    return found

@@ -1,0 +1,111 @@
+"""Issue 17 item 4: a reworded message from a newer release gets the nearest template,
+marked approximate, and plain Python errors get nothing.
+
+The templates below are older wordings of the kind of messages burn and candle changed
+between releases (a typo fixed, ``and`` → ``or``, a word changed and a suffix added); the
+texts are newer wordings. A two-word template (``Record error: {0}``) is too short to be
+compared (``similar.MIN_WORDS``).
+The figure on real releases is measured by benchmarks/bench_new_release.py (docs/coverage.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator, List
+
+import pytest
+
+from engine_support import record
+from errhint import bindings, engine, indexfile, loaded_index, similar
+
+ROOT = Path(__file__).resolve().parents[2]
+BURN = "tracel-ai/burn"
+CANDLE = "huggingface/candle"
+
+OLD = [
+    record(BURN, "Can't read the tensor synchonously on this backend", r"Can't read the tensor synchonously on this backend", error_type="panic", site_kind="panic"),
+    record(BURN, "The provided range array has a start and an end that are not in order: {start} {end}",
+           r"The provided range array has a start and an end that are not in order: (?P<start>[^\n]{1,1024}?) (?P<end>[^\n]+)",
+           error_type="panic", site_kind="panic"),
+    record(BURN, "Record error: {0}", r"Record error: (?P<f0>[^\n]+)", site_kind="display_arm"),
+    record(BURN, "Failed to load the recorder file header and metadata", r"Failed to load the recorder file header and metadata", site_kind="display_arm"),
+    record(CANDLE, "conv1d kernel size must be odd and positive for this padding mode",
+           r"conv1d kernel size must be odd and positive for this padding mode"),
+]
+
+
+@pytest.fixture
+def dataset(monkeypatch: pytest.MonkeyPatch) -> Iterator[engine.Dataset]:
+    ds = engine.Dataset([loaded_index.LoadedIndex(indexfile.build_index(OLD))], families={})
+    ds.labels = lambda: {}  # type: ignore[method-assign]
+    engine.use(ds)
+    monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"pyburn"}))
+    yield ds
+    engine.reset()
+
+
+@pytest.mark.parametrize(
+    "text, template",
+    [
+        ("Can't read the tensor synchronously on this backend", OLD[0]),  # a typo fixed
+        ("The provided range array has a start and an end that are out of order: 5 3 (start must be lower)", OLD[1]),  # reworded, suffix
+        ("Failed to load the recorder file header or metadata", OLD[3]),  # "and" -> "or"
+    ],
+)
+def test_a_reworded_panic_gets_its_old_template_marked_approximate(dataset: engine.Dataset, text: str, template: dict) -> None:
+    got = engine.explain(text, exc_type="pyo3_runtime.PanicException")
+    assert got and got[0].id == template["id"]
+    assert got[0].approximate and got[0].kind == "approximate"
+    assert got[0].score < 0.5
+    assert "approximate match" in got[0].render().splitlines()[0]
+    assert got[0].captures == {}  # no pattern matched: no value is claimed
+
+
+def test_a_matching_pattern_is_never_reported_approximate(dataset: engine.Dataset) -> None:
+    got = engine.explain("Record error: the file header of model.mpk could not be read", exc_type="ValueError")
+    assert got and got[0].id == OLD[2]["id"] and not got[0].approximate and got[0].kind == "full"
+
+
+def test_only_within_the_repositories_the_error_can_come_from(dataset: engine.Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "conv1d kernel size must be odd and positive for this padding"
+    monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"candle"}))
+    assert [m.id for m in engine.explain(text, exc_type="ValueError")] == [OLD[4]["id"]]
+    monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"pyburn"}))
+    assert engine.explain(text, exc_type="ValueError") == []  # a candle template, burn imported
+    monkeypatch.setattr(bindings, "loaded", lambda: frozenset({"pyburn", "candle"}))
+    assert engine.explain(text, exc_type="ValueError") == []  # both imported: whose is it?
+
+
+def test_no_evidence_or_a_plain_python_class_gives_nothing(dataset: engine.Dataset) -> None:
+    text = "Can't read the tensor synchronously on this backend"
+    assert engine.explain(text) == []  # a bare text, the binding only imported
+    assert engine.explain(text, exc_type="KeyError") == []
+    assert engine.explain("Can't read the tensor right now", exc_type="pyo3_runtime.PanicException") == []
+
+
+def _negatives() -> List[str]:
+    lines = (ROOT / "curation" / "negatives.txt").read_text(encoding="utf-8").splitlines()
+    return [ln.replace("\\n", "\n").replace("\\t", "\t") for ln in lines if ln.strip() and not ln.startswith("#")]
+
+
+@pytest.mark.parametrize("binding", ["candle", "pyburn"])
+def test_unrelated_messages_get_no_approximate_hint_with_one_binding_imported(monkeypatch: pytest.MonkeyPatch, binding: str) -> None:
+    """The shipped data, one binding imported (so the repository is known), every negative."""
+    monkeypatch.delenv("ERRHINT_DATA", raising=False)
+    engine.reset()
+    monkeypatch.setattr(bindings, "loaded", lambda: frozenset({binding}))
+    try:
+        hinted = {t: [m.record.error_message for m in engine.explain(t)] for t in _negatives()}
+        assert {t: h for t, h in hinted.items() if h} == {}
+        # as the exception types the bindings raise, with their text
+        for exc_type in ("ValueError", "RuntimeError"):
+            hinted = {t: [m.kind for m in engine.explain(t, exc_type=exc_type)] for t in _negatives()[:150]}
+            assert {t: h for t, h in hinted.items() if "approximate" in h} == {}, exc_type
+    finally:
+        engine.reset()
+
+
+def test_words_and_template_words() -> None:
+    assert similar.words("Can't read the tensor: shape [2, 3] of F32") == ["read", "tensor", "shape", "f32"]
+    assert similar.template_words("{op} is not supported for {dtype:?} tensors {{x}}") == ["supported", "tensors"]
+    assert similar.row_words(["The `output_dtype` has to be `Some` only"], cut=40) == ["output_dtype", "some"]
