@@ -15,9 +15,9 @@ values or is computed from them:
   greatest common divisors and exact quotients of any two of those values or products
   (0, 1 and -1 left out of these pairs, or every neighbour of a value would be allowed).
 
-Anything else is a canned number: a value the user never had. Dtype names (``f32``, ``U8``)
-and ``N-D`` are not numbers here (``(?<![\\w.])`` keeps ``f32`` out; ``N-D`` counts as ``N``,
-which must then be a rank or a value).
+Anything else is a canned number: a value the user never had. Dtype names (``f32``, ``U8``:
+``(?<![\\w.])`` keeps them out) and bit widths (``8-bit``) are not numbers here; ``N-D``
+counts as ``N``, which must then be a rank or a value.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import tokenize
 from itertools import combinations
 from typing import Iterable, List, Set
 
-_INT = re.compile(r"(?<![\w.])-?\d+(?![\w.]|\.\d)")
+_INT = re.compile(r"(?<![\w.])-?\d+(?![\w.]|\.\d|-bits?\b)")
 _SHAPE = re.compile(r"[\[(]\s*(-?\d+(?:\s*,\s*-?\d+)*)\s*,?\s*[\])]")
 _DTYPE = re.compile(r"\b(?:f16|bf16|f32|f64|u8|u32|i64|float32|float64|int64|uint8|uint32)\b", re.IGNORECASE)
 BACKTRACE_CUT = (", backtrace: Backtrace [", "\nstack backtrace:", "\nnote: run with `RUST_BACKTRACE")
