@@ -19,7 +19,7 @@ interpreter, passes the live exception to ``errhint.lookup``, executes the top m
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict
+from typing import Dict, List, Tuple
 
 import pytest
 from _site import require_binding
@@ -98,11 +98,32 @@ def test_hint_uses_the_users_values_and_no_canned_ones(script: str, results: Dic
         assert result["values_shown"], f"none of {result['distinctive']} in message/cause/fix: {result['message']!r}"
 
 
+def _in(entries: List[str], fields: Tuple[str, ...]) -> List[str]:
+    return [e for e in entries if e.startswith(fields)]
+
+
+ADVICE = ("fix_code", "message", "cause", "fix:")
+STATIC = ("solutions[",)
+
+
 @pytest.mark.parametrize("script", SCRIPTS)
-def test_python_fixes_name_only_what_the_binding_has(script: str, results: Dict[str, dict]) -> None:
+def test_fix_code_and_advice_name_only_what_the_binding_has(script: str, results: Dict[str, dict]) -> None:
+    """The fix code, cause and fix (computed per error) speak the caller's API, never Rust."""
     result = results[script]
-    assert not result.get("unknown_api"), f"names the installed {result['binding']} lacks: {result['unknown_api']}"
-    assert not result.get("rust_spans"), f"Rust code in a hint for a Python caller: {result['rust_spans']}"
+    unknown = _in(result.get("unknown_api") or [], ADVICE)
+    assert not unknown, f"names the installed {result['binding']} lacks: {unknown}"
+    rust = _in(result.get("rust_spans") or [], ADVICE)
+    assert not rust, f"Rust code for a Python caller: {rust}"
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_listed_solutions_name_only_what_the_binding_has(script: str, results: Dict[str, dict]) -> None:
+    """The record's solutions shown with the hint (curated and family text) obey the same rule."""
+    result = results[script]
+    unknown = _in(result.get("unknown_api") or [], STATIC)
+    assert not unknown, f"names the installed {result['binding']} lacks: {unknown}"
+    rust = _in(result.get("rust_spans") or [], STATIC)
+    assert not rust, f"Rust code for a Python caller: {rust}"
 
 
 def test_rust_backtrace_does_not_change_the_hint_or_the_fix(

@@ -15,8 +15,9 @@ the failing statement's targets and rebound no other name (a fix that "repairs" 
 is not a rewrite of the statement); ``foreign_numbers``: integers in cause/fix/fix_code that
 are not the user's (``_values``); ``distinctive``, ``values_shown`` (in message, cause, fix) and
 ``advice_values`` (in cause and fix only); ``unknown_api`` (names in fix code or in the hint's
-Python code spans that the binding lacks, ``_api``); ``rust_spans`` (Rust code in a hint
-given to a Python caller).
+Python code spans that the binding lacks, ``_api``) and ``rust_spans`` (Rust code in a hint
+given to a Python caller), each entry prefixed with where it is: ``fix_code``, ``message``,
+``cause``, ``fix`` or ``solutions[i]``.
 """
 
 from __future__ import annotations
@@ -173,11 +174,14 @@ def run(path: str) -> Dict[str, Any]:
     result["values_shown"] = _values.values_shown(" ".join([top["message"]] + hint_texts), distinctive)
     result["advice_values"] = _values.values_shown(" ".join(hint_texts), distinctive)
     frame_ns = dict(tb.tb_frame.f_locals) if tb else {}
-    spans = _api.python_spans([top["message"], top["cause"], top["fix"]] + top["solutions"])
-    result["rust_spans"] = [s for t in hint_texts + top["solutions"] for s in _api.code_spans(t) if _api.looks_like_rust(s)]
+    fields = [("message", top["message"]), ("cause", top["cause"]), ("fix", top["fix"])]
+    fields += [(f"solutions[{i}]", text) for i, text in enumerate(top["solutions"])]
     unknown: List[str] = []
-    for span in spans:
-        unknown += [f"hint `{span}`: {name}" for name in _api.unknown_names(span, binding, frame_ns)]
+    result["rust_spans"] = []
+    for field, text in fields:
+        result["rust_spans"] += [f"{field}: `{s}`" for s in _api.code_spans(text) if _api.looks_like_rust(s)]
+        for span in _api.python_spans([text]):
+            unknown += [f"{field}: `{span}`: {name}" for name in _api.unknown_names(span, binding, frame_ns)]
     if fix_code is None:
         result.update(fix_ok=False, fix_error="fix_code is None")
     elif top["fix_language"] not in (None, "python"):
