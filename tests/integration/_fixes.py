@@ -60,3 +60,25 @@ def results(backtrace: str) -> Dict[str, dict]:
 def listed_failures(text: str) -> Dict[str, str]:
     """``docs/fixes.md``'s table rows: script file name -> reason."""
     return {m.group("script"): m.group("reason").strip() for m in _LISTED.finditer(text)}
+
+
+def main() -> int:
+    """``python tests/integration/_fixes.py [0|1]``: the summary and the failing scripts, to update docs/fixes.md."""
+    backtrace = sys.argv[1] if len(sys.argv) > 1 else "0"
+    found = results(backtrace)
+    failing = {name: r for name, r in found.items() if not r.get("fix_ok")}
+    listed = listed_failures(DOC.read_text()) if DOC.exists() else {}
+    records = {r["record_id"] for r in found.values() if r.get("record_id")}
+    raised = sum(r.get("raised", False) for r in found.values())
+    print(f"RUST_BACKTRACE={backtrace}: {len(found)} scripts, {raised} raised, {len(records)} distinct records, "
+          f"fixes ran: {len(found) - len(failing)}/{len(found)}")
+    for name, r in sorted(failing.items()):
+        mark = "listed" if name in listed else "NOT LISTED"
+        print(f"  {name} [{mark}]: {r.get('fix_error')} | fix_code={r.get('fix_code')!r} | {r.get('error', '')[:120]!r}")
+    for name in sorted(set(listed) - set(failing)):
+        print(f"  {name}: listed in docs/fixes.md but its fix now runs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
