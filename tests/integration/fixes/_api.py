@@ -27,7 +27,7 @@ import functools
 import importlib
 import re
 import sys
-from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Set
+from typing import Any, Dict, Iterable, List, Optional, Set
 
 API_ROOTS = {
     "candle": (
