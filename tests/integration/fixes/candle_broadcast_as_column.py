@@ -1,0 +1,3 @@
+import candle
+v = candle.randn((9,))
+e = v.broadcast_as((9, 11))

@@ -1,0 +1,3 @@
+import candle
+x = candle.randn((5, 6, 7))
+flat = x.flatten_to(-6)

@@ -1,0 +1,4 @@
+import candle
+
+batch = candle.randn((8, 5))
+sample = batch[8]

@@ -1,0 +1,3 @@
+import candle
+x = candle.randn((7, 5))
+part = x.narrow(2, 0, 6)

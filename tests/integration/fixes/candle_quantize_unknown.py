@@ -1,0 +1,3 @@
+import candle
+w = candle.randn((5, 64))
+q = w.quantize("q5")

@@ -1,0 +1,3 @@
+import candle
+counts = candle.tensor([[1, 4, 9], [16, 25, 36]])
+roots = counts.sqrt()

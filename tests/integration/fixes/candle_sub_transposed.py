@@ -1,0 +1,4 @@
+import candle
+a = candle.randn((9, 5))
+b = candle.randn((5, 9))
+d = a - b

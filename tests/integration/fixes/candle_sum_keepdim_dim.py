@@ -1,0 +1,3 @@
+import candle
+x = candle.randn((5, 6, 7))
+s = x.sum_keepdim(3)

@@ -1,0 +1,3 @@
+import candle
+v = candle.randn((7,))
+col = v.t()

@@ -1,0 +1,3 @@
+import candle
+x = candle.randn((8, 7))
+y = x.to_device("gpu")

@@ -1,0 +1,4 @@
+import pyburn
+
+TensorPy = pyburn.ndarray.ndarray_tensor.TensorPy
+x = TensorPy.zeros([9, 5], 1)
