@@ -1,6 +1,7 @@
 """Matching: every candidate text of an exception against the index rows it selects."""
 
 
+import re
 import time
 
 from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
@@ -204,9 +205,30 @@ def _match_candidate(
             if result is None:
                 result = searched[pattern] = search_groups(pattern, cand.text)
             m, groups, unbalanced = result
-            if m is not None:
+            if m is not None and not _tail_of_another_sentence(cand, m, meta, item.exc_type):
                 out.append(_pattern_hit(ix, i, meta, cand, item, evidence, m, groups, unbalanced))
     return out
+
+
+_ONE_WORD_BEFORE = re.compile(r"(?:[\w.]+: )?[a-z]+ ")
+"""One lower-case word and a space, after an exception type's ``Name: `` if there is one."""
+
+
+def _tail_of_another_sentence(cand: normalize.Candidate, m: Any, meta: RowMeta, exc_type: str) -> bool:
+    """Whether match ``m`` reads only the end of a different message, so it is no hint:
+    the line is one lower-case word, a space, then the match, itself starting in lower case
+    (CPython's ``[ValueError: ]slice step cannot be zero`` is not candle's ``step cannot be zero``); or a
+    generic record's one-word match inside the longer message of an exception type that no
+    binding raises (the template ``hidden_size`` on a line of a pydantic ``ValidationError``). A message embedded
+    in a wrapper (``layer 3 failed: ..``, ``.. because ..``) is not affected."""
+    start = m.start()
+    line_start = cand.text.rfind("\n", 0, start) + 1
+    before = cand.text[line_start:start]
+    if _ONE_WORD_BEFORE.fullmatch(before) and cand.text[start:start + 1].islower():
+        return True
+    word = m.group(0).strip()
+    foreign = bool(exc_type) and exc_type.rpartition(".")[2] not in rank.RUST_EXCEPTION_TYPES
+    return foreign and bool(meta.generic) and not any(ch.isspace() for ch in word) and word != cand.text.strip()
 
 
 def _pattern_hit(
