@@ -167,7 +167,7 @@ def hint_parts(match: "Match") -> Dict[str, Any]:
         return fill(text, caps, groups, prose=prose)
 
     cause_src = (_text(match, "triggerScenarios") or _text(match, "documentation")) if own else ""
-    solutions = [f(s) for s in _list(rec.get("solutions"))] if own else []
+    solutions = [f(s) for s in _python_fixes(match, _list(rec.get("solutions")))] if own else []
     documentation = f(_text(match, "documentation"))
     fam_doc = f(str(fam.get("documentation") or ""))
     tips = [f(t) for t in _list(rec.get("preventionTips"))]
@@ -205,7 +205,7 @@ def _brief_parts(match: "Match") -> Tuple[str, str, str]:
     groups = pattern_groups(rec.get("messagePattern") or "")
     own = written(match)
     cause_src = (_text(match, "triggerScenarios") or _text(match, "documentation")) if own else ""
-    fixes = _list(rec.get("solutions")) if own else []
+    fixes = _python_fixes(match, _list(rec.get("solutions"))) if own else []
     url = _url(match)
     return (
         _advice(match, "advice_cause") or (fill(first_sentence(cause_src), caps, groups) if cause_src else ""),
@@ -227,6 +227,14 @@ def _rust_code(text: str) -> bool:
     """A code span of ``text`` is Rust (``t.unsqueeze::<2>()``, ``a.matmul(&b)?``): not shown
     to a Python caller next to a computed Python fix."""
     return any(mark in span for span in re.findall(r"`([^`]+)`", text) for mark in _RUST_MARKS)
+
+
+def _python_fixes(match: "Match", fixes: List[str]) -> List[str]:
+    """``fixes`` as a Python caller sees them: without those written in Rust, which a caller
+    of ``candle``/``pyburn`` cannot run (``Match.fix_language`` is ``python`` for them)."""
+    if match.fix_language != "python":
+        return fixes
+    return [fix for fix in fixes if not _rust_code(fix)]
 
 
 def _url(match: "Match") -> str:
