@@ -220,7 +220,7 @@ def _advice(match: "Match", name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-_RUST_MARKS = ("::", "?)", ")?", "?;", "(&", "let ")
+_RUST_MARKS = ("::", "?)", ")?", "?;", "(&", "&[", "vec![", "let ")
 
 
 def _rust_code(text: str) -> bool:
