@@ -9,45 +9,24 @@ against the installed pyburn binding.
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import subprocess
-import sys
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict
 
 import pytest
 
+from curation_support import GROUP, PLACEHOLDER, TEXT_FIELDS, entries, failing_snippets, shipped_records
+
 ROOT = Path(__file__).resolve().parents[2]
-SITES = sorted((ROOT / "curation" / "sites").glob("gpu-*.jsonl"))
 GPU_REPOS = {"gfx-rs/wgpu", "tracel-ai/cubecl", "coreylowman/cudarc"}
-TEXT_FIELDS = ("triggerScenarios", "documentation", "commonSituations", "solutions", "preventionTips")
-PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 
 
-def _entries() -> List[Dict]:
-    out = []
-    for path in SITES:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                out.append(json.loads(line))
-    return out
 
-
-ENTRIES = _entries()
+ENTRIES = entries("gpu-*.jsonl")
 
 
 @pytest.fixture(scope="module")
 def shipped() -> Dict[str, Dict]:
-    records: Dict[str, Dict] = {}
-    for path in sorted((ROOT / "errhint_data" / "records").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                obj = json.loads(line)
-                rec = obj.get("record", obj)
-                records[rec["id"]] = rec
+    records = shipped_records()
     if not records:
         pytest.skip("no shipped dataset in this tree")
     return records
@@ -91,28 +70,10 @@ def test_placeholders_are_pattern_groups_and_stay_out_of_code(shipped):
     assert problems == []
 
 
-RUNNER = """
-import json, sys
-failures = []
-for rid, code in json.loads(sys.stdin.read()):
-    try:
-        scope = {"__name__": "__example__"}
-        exec(compile(code, rid, "exec"), scope)
-        if "TensorPy" in scope and not hasattr(scope["TensorPy"], "ones"):
-            failures.append([rid, "TensorPy has no 'ones'"])
-    except BaseException as exc:
-        failures.append([rid, type(exc).__name__ + ": " + str(exc)[:200]])
-print(json.dumps(failures))
-"""
-
 
 @pytest.mark.parametrize("backtrace", ["0", "1"])
 def test_pyburn_example_fixes_run_against_the_installed_binding(tmp_path, backtrace):
     pytest.importorskip("pyburn")
     snippets = [[e["id"], e["exampleFix"]] for e in ENTRIES if e.get("exampleFix", "").startswith("import pyburn")]
     assert len(snippets) >= 3
-    env = dict(os.environ, RUST_BACKTRACE=backtrace)
-    proc = subprocess.run([sys.executable, "-c", RUNNER], input=json.dumps(snippets), capture_output=True,
-                          text=True, cwd=tmp_path, env=env, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert json.loads(proc.stdout.strip().splitlines()[-1]) == []
+    assert failing_snippets(snippets, backtrace, tmp_path) == []

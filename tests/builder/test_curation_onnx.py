@@ -9,18 +9,14 @@ example fixes syntactically valid, and never fall back to the old generic import
 from __future__ import annotations
 
 import ast
-import json
-import re
 from pathlib import Path
 from typing import Dict, List
 
 import pytest
 
+from curation_support import GROUP, PLACEHOLDER, TEXT_FIELDS, entries, shipped_records
+
 ROOT = Path(__file__).resolve().parents[2]
-SITES = sorted((ROOT / "curation" / "sites").glob("onnx-*.jsonl"))
-TEXT_FIELDS = ("triggerScenarios", "documentation", "commonSituations", "solutions", "preventionTips")
-PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 IMPORTER_CRATES = {"onnx-ir", "burn-import", "burn-onnx"}
 # Phrases of the generic family text these entries replace; none of them may come back.
 BOILERPLATE = (
@@ -29,27 +25,13 @@ BOILERPLATE = (
 )
 
 
-def _entries() -> List[Dict]:
-    out = []
-    for path in SITES:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                out.append(json.loads(line))
-    return out
 
-
-ENTRIES = _entries()
+ENTRIES = entries("onnx-*.jsonl")
 
 
 @pytest.fixture(scope="module")
 def shipped() -> Dict[str, Dict]:
-    records: Dict[str, Dict] = {}
-    for path in sorted((ROOT / "errhint_data" / "records").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                obj = json.loads(line)
-                rec = obj.get("record", obj)
-                records[rec["id"]] = rec
+    records = shipped_records()
     if not records:
         pytest.skip("no shipped dataset in this tree")
     return records
