@@ -9,26 +9,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict
 
 import pytest
 
-from curation_support import GROUP, PLACEHOLDER, TEXT_FIELDS, entries, failing_snippets, shipped_records
+from curation_support import GROUP, PLACEHOLDER, TEXT_FIELDS, entries, failing_snippets
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
-
 ENTRIES = entries("candle-*.jsonl")
-
-
-@pytest.fixture(scope="module")
-def shipped() -> Dict[str, Dict]:
-    records = shipped_records()
-    if not records:
-        pytest.skip("no shipped dataset in this tree")
-    return records
 
 
 def test_there_are_candle_entries_and_each_id_appears_once():
@@ -76,7 +65,6 @@ def test_python_example_fixes_name_only_real_binding_attributes():
             if sub and not hasattr(obj, sub):
                 missing.append((e["id"], top + "." + sub))
     assert missing == []
-
 
 
 @pytest.mark.parametrize("backtrace", ["0", "1"])

@@ -10,26 +10,16 @@ against the installed pyburn binding.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Dict
 
 import pytest
 
-from curation_support import GROUP, PLACEHOLDER, TEXT_FIELDS, entries, failing_snippets, shipped_records
+from curation_support import GROUP, PLACEHOLDER, TEXT_FIELDS, entries, failing_snippets
 
 ROOT = Path(__file__).resolve().parents[2]
 GPU_REPOS = {"gfx-rs/wgpu", "tracel-ai/cubecl", "coreylowman/cudarc"}
 
 
-
 ENTRIES = entries("gpu-*.jsonl")
-
-
-@pytest.fixture(scope="module")
-def shipped() -> Dict[str, Dict]:
-    records = shipped_records()
-    if not records:
-        pytest.skip("no shipped dataset in this tree")
-    return records
 
 
 def test_there_are_gpu_entries_and_each_id_appears_once():
@@ -68,7 +58,6 @@ def test_placeholders_are_pattern_groups_and_stay_out_of_code(shipped):
                 problems += [(e["id"], field, n) for n in PLACEHOLDER.findall(text) if n not in groups]
         problems += [(e["id"], "exampleFix", n) for n in PLACEHOLDER.findall(e.get("exampleFix", "")) if n in groups]
     assert problems == []
-
 
 
 @pytest.mark.parametrize("backtrace", ["0", "1"])

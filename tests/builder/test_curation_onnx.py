@@ -12,9 +12,8 @@ import ast
 from pathlib import Path
 from typing import Dict, List
 
-import pytest
 
-from curation_support import GROUP, PLACEHOLDER, TEXT_FIELDS, entries, shipped_records
+from curation_support import GROUP, PLACEHOLDER, TEXT_FIELDS, entries
 
 ROOT = Path(__file__).resolve().parents[2]
 IMPORTER_CRATES = {"onnx-ir", "burn-import", "burn-onnx"}
@@ -25,16 +24,7 @@ BOILERPLATE = (
 )
 
 
-
 ENTRIES = entries("onnx-*.jsonl")
-
-
-@pytest.fixture(scope="module")
-def shipped() -> Dict[str, Dict]:
-    records = shipped_records()
-    if not records:
-        pytest.skip("no shipped dataset in this tree")
-    return records
 
 
 def _texts(entry: Dict, field: str) -> List[str]:

@@ -11,7 +11,7 @@ import pytest
 
 from builder.rustlex import lex
 from builder.sites import FileFacts, Site, analyze_file
-from builder import conditions, guards
+from builder import conditions
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rust"
 MIRRORS = Path("/work/.mirror")

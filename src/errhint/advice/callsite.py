@@ -95,26 +95,27 @@ class CallSite:
                 return _MISSING
         return _MISSING
 
-    def tensor_shape(self, expr: ast.expr) -> Optional[List[int]]:
-        """The shape of a candle tensor held by a name (None when unknown)."""
+    def _tensor(self, expr: ast.expr) -> Any:
+        """The candle tensor a name holds, or None (not a name, unknown, or not a tensor)."""
         value = self.value(expr)
-        candle = sys.modules.get("candle")
-        tensor_type = getattr(candle, "Tensor", None)
+        tensor_type = getattr(sys.modules.get("candle"), "Tensor", None)
         if value is _MISSING or tensor_type is None or not isinstance(value, tensor_type):
             return None
+        return value
+
+    def tensor_shape(self, expr: ast.expr) -> Optional[List[int]]:
+        """The shape of a candle tensor held by a name (None when unknown)."""
+        tensor = self._tensor(expr)
         try:
-            return [int(d) for d in value.shape]
+            return None if tensor is None else [int(d) for d in tensor.shape]
         except Exception:
             return None
 
     def tensor_dtype(self, expr: ast.expr) -> Optional[str]:
-        value = self.value(expr)
-        candle = sys.modules.get("candle")
-        tensor_type = getattr(candle, "Tensor", None)
-        if value is _MISSING or tensor_type is None or not isinstance(value, tensor_type):
-            return None
+        """The dtype name (``F32``) of a candle tensor held by a name (None when unknown)."""
+        tensor = self._tensor(expr)
         try:
-            return str(value.dtype).upper()
+            return None if tensor is None else str(tensor.dtype).upper()
         except Exception:
             return None
 
