@@ -14,6 +14,7 @@ import _thread
 import ast
 import builtins
 import copy
+import functools
 import linecache
 import sys
 
@@ -28,7 +29,9 @@ _MISSING = object()
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)
 
 
+@functools.lru_cache(maxsize=None)
 def _stdlib_dirs() -> Tuple[str, ...]:
+    """The standard library's folders (they do not change while the process runs)."""
     import sysconfig
 
     paths = sysconfig.get_paths()
