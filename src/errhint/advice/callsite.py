@@ -189,11 +189,17 @@ def _parse(text: str) -> Optional[ast.Module]:
 
 
 def _statement(tree: ast.AST, line: int) -> Optional[ast.stmt]:
+    """The innermost simple statement spanning ``line``; only nodes that span it are visited."""
     best = None
-    for node in ast.walk(tree):
-        if isinstance(node, _SIMPLE) and node.lineno <= line <= (node.end_lineno or node.lineno):
-            if best is None or node.lineno >= best.lineno:
-                best = node
+    stack = [tree]
+    while stack:
+        for child in ast.iter_child_nodes(stack.pop()):
+            start = getattr(child, "lineno", None)
+            if start is not None and not start <= line <= (getattr(child, "end_lineno", None) or start):
+                continue
+            if isinstance(child, _SIMPLE) and (best is None or child.lineno >= best.lineno):
+                best = child
+            stack.append(child)
     return best
 
 
