@@ -61,3 +61,17 @@ def failing_snippets(snippets: Sequence[Sequence[str]], backtrace: str, cwd: Pat
                           text=True, cwd=cwd, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def placeholder_problems(curated: Sequence[Dict], shipped: Dict[str, Dict]) -> List[tuple]:
+    """``(id, field, name)`` for each ``{name}`` that is not a group of the record's pattern, and
+    for each group name written into ``exampleFix`` (a capture would be pasted into code)."""
+    problems: List[tuple] = []
+    for e in curated:
+        groups = set(GROUP.findall(shipped[e["id"]]["messagePattern"]))
+        for field in TEXT_FIELDS:
+            value = e.get(field) or []
+            for text in value if isinstance(value, list) else [value]:
+                problems += [(e["id"], field, n) for n in PLACEHOLDER.findall(text) if n not in groups]
+        problems += [(e["id"], "exampleFix", n) for n in PLACEHOLDER.findall(e.get("exampleFix", "")) if n in groups]
+    return problems

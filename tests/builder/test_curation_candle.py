@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from curation_support import GROUP, PLACEHOLDER, TEXT_FIELDS, entries, failing_snippets
+from curation_support import entries, failing_snippets, placeholder_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,15 +33,7 @@ def test_every_entry_names_a_shipped_candle_record(shipped):
 
 
 def test_placeholders_are_pattern_groups_and_stay_out_of_code(shipped):
-    problems = []
-    for e in ENTRIES:
-        groups = set(GROUP.findall(shipped[e["id"]]["messagePattern"]))
-        for field in TEXT_FIELDS:
-            value = e.get(field) or []
-            for text in value if isinstance(value, list) else [value]:
-                problems += [(e["id"], field, n) for n in PLACEHOLDER.findall(text) if n not in groups]
-        problems += [(e["id"], "exampleFix", n) for n in PLACEHOLDER.findall(e.get("exampleFix", "")) if n in groups]
-    assert problems == []
+    assert placeholder_problems(ENTRIES, shipped) == []
 
 
 def test_python_example_fixes_name_only_real_binding_attributes():

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Dict, List
 
 
-from curation_support import GROUP, PLACEHOLDER, TEXT_FIELDS, entries
+from curation_support import TEXT_FIELDS, entries, placeholder_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 IMPORTER_CRATES = {"onnx-ir", "burn-import", "burn-onnx"}
@@ -45,14 +45,7 @@ def test_every_entry_names_a_shipped_importer_record(shipped):
 
 
 def test_placeholders_are_pattern_groups_and_stay_out_of_code(shipped):
-    problems = []
-    for e in ENTRIES:
-        groups = set(GROUP.findall(shipped[e["id"]]["messagePattern"]))
-        for field in TEXT_FIELDS:
-            for text in _texts(e, field):
-                problems += [(e["id"], field, n) for n in PLACEHOLDER.findall(text) if n not in groups]
-        problems += [(e["id"], "exampleFix", n) for n in PLACEHOLDER.findall(e.get("exampleFix", "")) if n in groups]
-    assert problems == []
+    assert placeholder_problems(ENTRIES, shipped) == []
 
 
 def test_python_example_fixes_parse():
