@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Dict, List, Sequence
 
+from builder import check_curation
+
 ROOT = Path(__file__).resolve().parents[1]
 TEXT_FIELDS = ("triggerScenarios", "documentation", "commonSituations", "solutions", "preventionTips")
-PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 
 RUNNER = """
 import json, sys
@@ -64,14 +63,7 @@ def failing_snippets(snippets: Sequence[Sequence[str]], backtrace: str, cwd: Pat
 
 
 def placeholder_problems(curated: Sequence[Dict], shipped: Dict[str, Dict]) -> List[tuple]:
-    """``(id, field, name)`` for each ``{name}`` that is not a group of the record's pattern, and
-    for each group name written into ``exampleFix`` (a capture would be pasted into code)."""
-    problems: List[tuple] = []
-    for e in curated:
-        groups = set(GROUP.findall(shipped[e["id"]]["messagePattern"]))
-        for field in TEXT_FIELDS:
-            value = e.get(field) or []
-            for text in value if isinstance(value, list) else [value]:
-                problems += [(e["id"], field, n) for n in PLACEHOLDER.findall(text) if n not in groups]
-        problems += [(e["id"], "exampleFix", n) for n in PLACEHOLDER.findall(e.get("exampleFix", "")) if n in groups]
-    return problems
+    """``(id, field, name)`` for each placeholder problem of the entries (see
+    ``builder.check_curation.placeholder_problems``)."""
+    return [(e["id"], field, name) for e in curated
+            for field, name in check_curation.placeholder_problems(e, shipped[e["id"]]["messagePattern"])]
