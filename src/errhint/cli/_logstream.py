@@ -72,7 +72,9 @@ def _automaton(terms: List[bytes], big: bool) -> Any:
 
         return by_regex
     kind = ahocorasick_rs.Implementation.DFA if big else ahocorasick_rs.Implementation.ContiguousNFA
-    ac = ahocorasick_rs.BytesAhoCorasick(terms, implementation=kind)
+    # leftmost-first: where terms overlap only the leftmost start is reported, which is all a
+    # prefilter needs, and the DFA runs it faster than the standard (report-everything) search
+    ac = ahocorasick_rs.BytesAhoCorasick(terms, implementation=kind, matchkind=ahocorasick_rs.MatchKind.LeftmostFirst)
 
     def by_automaton(buf: bytes, start: int) -> List[int]:
         return [start + h[1] for h in ac.find_matches_as_indexes(memoryview(buf)[start:])]
