@@ -131,6 +131,20 @@ def match_parent() -> argparse.ArgumentParser:
     return p
 
 
+PARENTS = {"base": base_parent, "data": data_parent, "match": match_parent}
+"""The shared option groups a subcommand can take, by name."""
+
+
+def add_command(sub: Any, name: str, handler: Any, *, help: str, description: str,
+                options: Sequence[str] = ("base",)) -> argparse.ArgumentParser:
+    """Add subcommand ``name`` to ``sub`` (argparse subparsers) with the shared option groups
+    named in ``options`` (keys of ``PARENTS``), handled by ``handler(args, out)``; returns its
+    parser for the subcommand's own arguments."""
+    p = sub.add_parser(name, parents=[PARENTS[o]() for o in options], help=help, description=description)
+    p.set_defaults(handler=handler)
+    return p
+
+
 def _positive_int(text: str) -> int:
     return _parsed(text, int, "an integer", lambda v: v >= 1, "at least 1")
 

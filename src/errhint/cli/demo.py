@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any, Dict, List
 
-from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent, plural
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, add_command, plural
 from errhint.constants import NOTE_MARKER
 
 
@@ -115,19 +115,14 @@ SCENARIOS = (
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "demo",
-        parents=[base_parent()],
-        help="show errhint on a real-shaped candle error and a burn panic",
-        description="Run two small scripts, each in a fresh Python with errhint.install(): a candle "
-        "matmul on an I64 tensor and a burn tensor addition with incompatible shapes. The real "
-        "bindings are used when importable, otherwise stand-ins raise the exact same text. "
-        "Exit 0 when every error showed hints, 1 otherwise.",
-    )
+    p = add_command(sub, "demo", run, help="show errhint on a real-shaped candle error and a burn panic",
+                    description="Run two small scripts, each in a fresh Python with errhint.install(): a candle "
+                    "matmul on an I64 tensor and a burn tensor addition with incompatible shapes. The real "
+                    "bindings are used when importable, otherwise stand-ins raise the exact same text. "
+                    "Exit 0 when every error showed hints, 1 otherwise.")
     p.add_argument("--full", action="store_true", help="full hints instead of brief ones")
     p.add_argument("--simulate", action="store_true", help="always use the stand-ins, even when the bindings are installed")
     p.add_argument("--only", choices=[s.name for s in SCENARIOS], help="run one scenario")
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:

@@ -9,30 +9,15 @@ from __future__ import annotations
 import argparse
 from typing import Any, List, Optional
 
-from errhint.cli._common import (
-    EXIT_NOTHING,
-    EXIT_OK,
-    Output,
-    base_parent,
-    data_parent,
-    lookup_kwargs,
-    match_parent,
-    read_text_input,
-    verbosity,
-)
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, add_command, lookup_kwargs, read_text_input, verbosity
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "explain",
-        parents=[base_parent(), data_parent(), match_parent()],
-        help="hints for an error message or a pasted traceback (stdin when no TEXT)",
-        description="Explain one error: a message, or a whole pasted traceback. Reads stdin when no TEXT "
-        "is given. Exit 0 when a hint was found, 1 when none.",
-    )
+    p = add_command(sub, "explain", run, help="hints for an error message or a pasted traceback (stdin when no TEXT)",
+                    description="Explain one error: a message, or a whole pasted traceback. Reads stdin when no TEXT "
+                    "is given. Exit 0 when a hint was found, 1 when none.", options=("base", "data", "match"))
     p.add_argument("text", nargs="*", metavar="TEXT", help="the message (several words are joined); '-' or none: stdin")
     p.add_argument("--type", dest="exc_type", metavar="NAME", help="the exception type, e.g. PanicException or ValueError")
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:

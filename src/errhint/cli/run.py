@@ -17,24 +17,19 @@ import argparse
 import sys
 from typing import Any, Dict, List, Optional
 
-from errhint.cli._common import Output, base_parent, data_parent
+from errhint.cli._common import Output, add_command
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "run",
-        parents=[base_parent(), data_parent()],
-        help="run a Python script (or -m module) with errhint installed",
-        description="Run a script like 'python script.py ARGS' (or a module like 'python -m MOD ARGS') "
-        "with errhint installed, so an uncaught candle or burn error shows its hint. Child processes "
-        "that call errhint.hooks.runner.maybe_install_from_env() install it too (ERRHINT_INSTALL=1). "
-        "Exits with the program's own status.",
-    )
+    p = add_command(sub, "run", run, help="run a Python script (or -m module) with errhint installed",
+                    description="Run a script like 'python script.py ARGS' (or a module like 'python -m MOD ARGS') "
+                    "with errhint installed, so an uncaught candle or burn error shows its hint. Child processes "
+                    "that call errhint.hooks.runner.maybe_install_from_env() install it too (ERRHINT_INSTALL=1). "
+                    "Exits with the program's own status.", options=("base", "data"))
     p.add_argument("--full", action="store_true", help="full hints instead of brief ones")
     p.add_argument("-m", dest="module", action="store_true", help="TARGET is a module name, as with python -m")
     p.add_argument("target", metavar="TARGET", help="script path, or module name with -m")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for the program")
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:

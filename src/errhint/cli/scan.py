@@ -18,32 +18,17 @@ from dataclasses import dataclass
 from typing import IO, Any, Dict, Iterator, List, Optional, Sequence
 
 from errhint.cli import _logsplit, _logstream
-from errhint.cli._common import (
-    EXIT_NOTHING,
-    EXIT_OK,
-    Output,
-    UsageError,
-    base_parent,
-    plural,
-    data_parent,
-    lookup_kwargs,
-    match_parent,
-    verbosity,
-)
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, UsageError, add_command, lookup_kwargs, plural, verbosity
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "scan",
-        parents=[base_parent(), data_parent(), match_parent()],
-        help="find every known error in log files ('-' for stdin)",
-        description="Find every known candle/burn error in logs (tracebacks, panics, burn reports, "
-        "multi-line Debug values, pytest output) and print each with its hint, then a count per "
-        "record. Exit 0 when something was found, 1 when nothing, 2 when a file cannot be read.",
-    )
+    p = add_command(sub, "scan", run, help="find every known error in log files ('-' for stdin)",
+                    description="Find every known candle/burn error in logs (tracebacks, panics, burn reports, "
+                    "multi-line Debug values, pytest output) and print each with its hint, then a count per "
+                    "record. Exit 0 when something was found, 1 when nothing, 2 when a file cannot be read.",
+                    options=("base", "data", "match"))
     p.add_argument("files", nargs="+", metavar="FILE", help="log files; '-' reads stdin")
     p.add_argument("--summary-only", action="store_true", help="print only the count per record")
-    p.set_defaults(handler=run)
 
 
 @dataclass

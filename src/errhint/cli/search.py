@@ -7,26 +7,21 @@ import sys
 from typing import Any
 
 from errhint.cli import _records
-from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, UsageError, base_parent, data_parent, _positive_int, plural
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, UsageError, _positive_int, add_command, plural
 from errhint.cli._search import SearchIndex, compile_regex, terms
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "search",
-        parents=[base_parent(), data_parent()],
-        help="full-text search over messages, tags and documentation",
-        description="Find records containing every word of QUERY (taken literally, case-insensitive; a "
-        "word may be part of a longer one) in their message, tags, family, file, or documentation; best "
-        "first. --regex: QUERY is one regular expression instead. Exit 0 when something matched, 1 when nothing.",
-    )
+    p = add_command(sub, "search", run, help="full-text search over messages, tags and documentation",
+                    description="Find records containing every word of QUERY (taken literally, case-insensitive; a "
+                    "word may be part of a longer one) in their message, tags, family, file, or documentation; best "
+                    "first. --regex: QUERY is one regular expression instead. Exit 0 when something matched, 1 when nothing.", options=("base", "data"))
     p.add_argument("query", nargs="+", metavar="QUERY")
     p.add_argument("-n", "--limit", type=_positive_int, default=20, metavar="N", help="show the best N (default 20)")
     p.add_argument("--repo", action="append", default=None, metavar="OWNER/NAME", help="only this repository; repeatable")
     p.add_argument("--type", dest="error_type", choices=("exception", "panic", "compile"), help="only this errorType")
     p.add_argument("--family", metavar="TAG", help="only this backgroundTag")
     p.add_argument("--regex", action="store_true", help="QUERY is a regular expression (case-insensitive), not words")
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:

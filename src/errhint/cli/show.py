@@ -11,19 +11,14 @@ import textwrap
 from typing import Any, Dict, List, Optional
 
 from errhint.cli import _records
-from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent, data_parent
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, add_command
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "show",
-        parents=[base_parent(), data_parent()],
-        help="show one record in full",
-        description="Show one record: message, source link, versions, documentation, fixes, example. "
-        "ID is a record id, a unique id prefix (4+ characters) or a unique slug. Exit 0 when found, 1 when not.",
-    )
+    p = add_command(sub, "show", run, help="show one record in full",
+                    description="Show one record: message, source link, versions, documentation, fixes, example. "
+                    "ID is a record id, a unique id prefix (4+ characters) or a unique slug. Exit 0 when found, 1 when not.", options=("base", "data"))
     p.add_argument("id", metavar="ID")
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:

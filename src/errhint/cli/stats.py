@@ -7,21 +7,16 @@ from collections import Counter
 from typing import Any, Dict, List, Sequence
 
 from errhint.cli import _records
-from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent, data_parent, plural
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, add_command, plural
 
 UNVERSIONED = "(none)"
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "stats",
-        parents=[base_parent(), data_parent()],
-        help="records per repository, version, family and errorType",
-        description="Count the records in use (shipped data plus entry points, ERRHINT_DATA and --data) "
-        "per repository, per release of each repository, per family (backgroundTag) and per errorType. "
-        "Exit 0, or 1 when there are no records at all.",
-    )
-    p.set_defaults(handler=run)
+    p = add_command(sub, "stats", run, help="records per repository, version, family and errorType",
+                    description="Count the records in use (shipped data plus entry points, ERRHINT_DATA and --data) "
+                    "per repository, per release of each repository, per family (backgroundTag) and per errorType. "
+                    "Exit 0, or 1 when there are no records at all.", options=("base", "data"))
 
 
 def compute(records: Sequence[Dict[str, Any]]) -> Dict[str, Any]:

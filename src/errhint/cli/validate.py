@@ -9,20 +9,15 @@ from __future__ import annotations
 import argparse
 from typing import Any, Dict, List
 
-from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, base_parent, plural
+from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, add_command, plural
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "validate",
-        parents=[base_parent()],
-        help="check dataset files and list every problem (exit 1 if any)",
-        description="Validate JSONL dataset files (or folders, searched at any depth for *.jsonl) against "
-        "the record schema: every problem in every file, with file, line, record id and field. Exit 0 "
-        "when valid, 1 when there is any problem (a missing or unreadable path is one).",
-    )
+    p = add_command(sub, "validate", run, help="check dataset files and list every problem (exit 1 if any)",
+                    description="Validate JSONL dataset files (or folders, searched at any depth for *.jsonl) against "
+                    "the record schema: every problem in every file, with file, line, record id and field. Exit 0 "
+                    "when valid, 1 when there is any problem (a missing or unreadable path is one).")
     p.add_argument("paths", nargs="+", metavar="PATH")
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
