@@ -22,6 +22,7 @@ gates CI.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import shutil
@@ -55,7 +56,9 @@ def instructions(script: Path, tree: Path, pycache: Path) -> int:
 
 
 def scripts(workdir: Path) -> Dict[str, Path]:
-    """The text crash, plain and with each hook (the floor's patterns from this tree)."""
+    """The text crash, plain and with each hook (the floor's patterns from this tree), and the
+    real candle crash (``bench_overhead.CANDLE_CRASH``) plain and with errhint when candle-nn is
+    installed: the goal is stated for that script."""
     body = bench_overhead.TEXT_CRASH.format(errhint="", message=bench_overhead.FALLBACK_CANDLE_MESSAGE)
     texts = {
         "plain": body,
@@ -64,6 +67,9 @@ def scripts(workdir: Path) -> Dict[str, Path]:
         "errhint": bench_overhead.TEXT_CRASH.format(
             errhint=bench_overhead.WITH_ERRHINT, message=bench_overhead.FALLBACK_CANDLE_MESSAGE),
     }
+    if importlib.util.find_spec("candle") is not None:
+        texts["candle plain"] = bench_overhead.CANDLE_CRASH.format(errhint="")
+        texts["candle errhint"] = bench_overhead.CANDLE_CRASH.format(errhint=bench_overhead.WITH_ERRHINT)
     out = {}
     for name, text in texts.items():
         path = workdir / ("crash_" + name.replace(" ", "_") + ".py")  # not errhint.py: it would import itself
@@ -107,11 +113,12 @@ def main(argv: Optional[list] = None) -> int:
     counts = {name: instructions(path, ROOT, work / "pyc-after") for name, path in found.items()}
     if args.baseline:
         counts[f"errhint at {args.baseline}"] = instructions(found["errhint"], bench_ab.export(args.baseline), work / "pyc-before")
-    plain = counts["plain"]
     for name, count in counts.items():
-        added = "" if name == "plain" else f"  added {(count - plain) / 1e6:+8.1f} M"
+        plain = counts["candle plain" if name.startswith("candle") else "plain"]
+        added = "" if name.endswith("plain") else f"  added {(count - plain) / 1e6:+8.1f} M"
         print(f"{name:32} {count / 1e6:8.1f} M{added}")
     if args.baseline:
+        plain = counts["plain"]
         before, after = counts[f"errhint at {args.baseline}"] - plain, counts["errhint"] - plain
         floor = counts["floor hook"] - plain
         print(f"added by errhint, after / before: {after / before:.2f}; above the floor: {(after - floor) / (before - floor):.2f}")
