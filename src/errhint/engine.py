@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from typing import Any, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence
 
 from errhint import advice, bindings, config, extract, floor, rank
 from errhint.dataset import Dataset, dataset, load, reset, use  # noqa: F401 - the engine's dataset controls
@@ -26,7 +26,10 @@ still give their hints)."""
 def _run(
     extraction: extract.Extraction, limit: Optional[int], min_score: Optional[float],
     repos: Optional[Sequence[str]], deadline: Optional[float],
+    keep: Callable[[List[Match]], List[Match]] = list,
 ) -> List[Match]:
+    """The matches of ``extraction``'s texts: the structured pass, and when ``keep`` (the
+    filter of matches unrelated to the error) leaves none of its matches, the floor."""
     opts = config.merged(limit=limit, min_score=min_score, repos=repos)
     ds = dataset()
     if not ds.indexes or not extraction.items:
@@ -36,7 +39,7 @@ def _run(
     with RegexBudget():  # hostile user patterns cannot add up over many texts
         seen: set = set()
         found = match_items(ds, extraction.items, evidence, until, seen_texts=seen)
-        matches = merge(ds, found, limit=opts.limit, min_score=opts.min_score, repos=opts.repos)
+        matches = keep(merge(ds, found, limit=opts.limit, min_score=opts.min_score, repos=opts.repos))
         if matches:
             return matches
         # the floor (``floor``): what a plain search of the patterns finds, whatever its score;
@@ -75,7 +78,8 @@ def lookup(
     dataset()
 
     def run() -> List[Match]:
-        matches = _run(extract.from_exception(exc), limit, min_score, repos, LOOKUP_DEADLINE)
+        matches = _run(extract.from_exception(exc), limit, min_score, repos, LOOKUP_DEADLINE,
+                       keep=lambda found: advice.relevant(found, exc))
         return advice.apply(matches, exc=exc)  # computed advice, fix code, chosen site
 
     return _guarded(run)

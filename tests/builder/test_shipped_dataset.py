@@ -168,3 +168,8 @@ def test_coverage_table_meets_ninety_percent():
     shares = [float(m) for m in re.findall(r"\| (\d+\.\d)% \|\s*$", text, re.M)]
     assert len(shares) >= 11
     assert min(shares) >= 90.0
+
+
+def test_no_record_ships_upstream_code(records):
+    """Paths, line spans and links are facts; the upstream code itself is not copied in."""
+    assert [r["id"] for r in records if r.get("sourceCode")] == []

@@ -351,6 +351,12 @@ CASES: List[Site] = [
         {"layout": "Layout { shape: [32], stride: [1], start_offset: 0 }"}, wrapped=True,
     ),
     Site(
+        "load-safetensors-missing-file",
+        lambda tmp: _c().utils.load_safetensors(str(tmp / "no-such-weights.safetensors")),
+        CANDLE, "Io({0:?})", f"{CORE}/error.rs", "ValueError",
+        {"kind": "NotFound"}, needs_tmp=True, wrapped=False,
+    ),
+    Site(
         "gguf-bad-magic",
         lambda tmp: _gguf(tmp, "bad_magic.gguf", b"XXXX" + b"\0" * 20),
         CANDLE, "unknown magic 0x{value:08x}", f"{CORE}/quantized/gguf_file.rs", "ValueError",

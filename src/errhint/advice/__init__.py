@@ -68,20 +68,8 @@ def apply(matches: Sequence["Match"], exc: Optional[BaseException] = None, langu
     """
     if not matches:
         return list(matches)
-    call = None
-    if exc is not None:
-        try:
-            from errhint.advice import callsite
-
-            call = callsite.find(exc)
-        except Exception:
-            call = None
-    try:
-        from errhint.advice import relevance
-
-        matches = relevance.keep(matches, exc, call)
-    except Exception:
-        pass
+    call = _call_site(exc)
+    matches = _relevant(matches, exc, call)
     python = exc is not None or language == base.PYTHON
     out = []
     for m in matches:
@@ -90,6 +78,35 @@ def apply(matches: Sequence["Match"], exc: Optional[BaseException] = None, langu
         except Exception:
             out.append(m)
     return out
+
+
+def relevant(matches: Sequence["Match"], exc: Optional[BaseException] = None) -> List["Match"]:
+    """``matches`` without the ones unrelated to this error (``relevance.py``); nothing else
+    changes. The engine asks this before it decides that its structured pass found nothing."""
+    if not matches:
+        return list(matches)
+    return _relevant(matches, exc, _call_site(exc))
+
+
+def _call_site(exc: Optional[BaseException]) -> Any:
+    """The failing statement of the user's code in ``exc``'s traceback (None when unknown)."""
+    if exc is None:
+        return None
+    try:
+        from errhint.advice import callsite
+
+        return callsite.find(exc)
+    except Exception:
+        return None
+
+
+def _relevant(matches: Sequence["Match"], exc: Optional[BaseException], call: Any) -> List["Match"]:
+    try:
+        from errhint.advice import relevance
+
+        return relevance.keep(matches, exc, call)
+    except Exception:
+        return list(matches)
 
 
 def _one(m: "Match", call: Any, python: bool) -> "Match":

@@ -118,8 +118,8 @@ def _bare_candle(match: "Match", raw: str) -> bool:
     rec = match.record
     if rec.repo != "huggingface/candle" or rec.get("siteKind") not in RETURNED_KINDS:
         return False
-    if raw.strip() != match.message.strip():
-        return False
+    if raw.strip() != match.message.strip() or _debug_form(raw):
+        return False  # another text, or the Debug form itself (a record of the Debug text)
     from errhint.advice.site import sites
 
     if any(s["file"].startswith("candle-pyo3/") for s in sites(match.record)):
