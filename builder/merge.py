@@ -166,12 +166,15 @@ def merge(results: Sequence[SnapshotResult]) -> List[Draft]:
     """Drafts for every matchable template, in a deterministic order (repo, key, variant)."""
     by_key: Dict[Tuple[str, str, str], Dict[str, List[Site]]] = {}
     order: Dict[str, List[str]] = {}
+    branches: set = set()
     res_by: Dict[Tuple[str, str], SnapshotResult] = {}
     binding: Dict[str, List[str]] = {}
     for src in binding_sources(r.source for r in results):
         binding.setdefault(src.repo, []).append(src.label)
     for r in results:
         order.setdefault(r.source.repo, []).append(r.source.label)
+        if r.source.branch:
+            branches.add((r.source.repo, r.source.label))
         res_by[(r.source.repo, r.source.label)] = r
         for s in r.sites:
             if matchable(s) is not None:
@@ -183,7 +186,8 @@ def merge(results: Sequence[SnapshotResult]) -> List[Draft]:
     for (repo, key, vkey) in sorted(by_key):
         per_label = by_key[(repo, key, vkey)]
         labels = [lab for lab in order[repo] if lab in per_label]
-        newest = labels[-1]
+        releases = [lab for lab in labels if (repo, lab) not in branches]
+        newest = (releases or labels)[-1]  # the branch only when no release has the template
         res = res_by[(repo, newest)]
         sites = sorted(per_label[newest], key=_rank)
         rep = sites[0]

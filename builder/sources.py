@@ -47,6 +47,9 @@ class Source:
     """True for the binding crates' own repositories (wrap-burn)."""
     binding_release: bool = False
     """True for the release a pip binding runs (candle 0.4.2, burn v0.18.0, wrap-burn v0.1.7)."""
+    branch: bool = False
+    """True for the default branch's newest commit: newer than every release, but a record
+    links it only when no release has the template."""
 
     @property
     def mirror_name(self) -> str:
@@ -77,6 +80,7 @@ def load_sources(path: Path) -> List[Source]:
                 pulled_in_by=tuple(entry["pulledInBy"]) if entry.get("pulledInBy") else None,
                 binding=bool(entry.get("binding", False)),
                 binding_release=bool(entry.get("bindingRelease", False)),
+                branch=bool(entry.get("branch", False)),
             )
         )
     return out
