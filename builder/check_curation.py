@@ -4,7 +4,8 @@ Checks each line of the given curation files (default: every ``curation/sites/*.
 against the built dataset: the line is JSON with an ``id`` no other line wrote, the id names a
 shipped record, it writes some text, every ``{name}`` in its prose is a group of the record's
 pattern (the renderer fills those from the user's error), and no group name is pasted into
-``exampleFix`` code. Prints one line per problem and exits 1 if there is any.
+``exampleFix`` code. Prints one line per problem and exits 1 if there is any; notes (version
+ranges in the prose that differ from the record's releases) are printed too but do not fail.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from builder.review_sample import load_records
 
 PROSE_FIELDS = ("triggerScenarios", "documentation", "commonSituations", "solutions", "preventionTips")
 WRITTEN_FIELDS = ("documentation", "triggerScenarios", "solutions", "exampleFix")
+RANGE = re.compile(r"(?:(?:candle|burn) )?v?(0\.\d+)(?:\.\d+)?\s*(?:to|-|–|through)\s*v?(0\.\d+)(?:\.\d+)?")
+FRAMEWORKS = ("huggingface/candle", "tracel-ai/burn")
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
 
@@ -45,8 +48,33 @@ def placeholder_problems(entry: Dict[str, Any], pattern: str) -> List[Tuple[str,
     return problems
 
 
-def check_files(paths: Sequence[Path], records: Dict[str, Dict[str, Any]]) -> List[str]:
-    """Every problem of the given curation files, as ``file:line: message`` strings."""
+def _minor(label: str) -> tuple:
+    parts = label.lstrip("v").split("-")[0].split(".")
+    return tuple(int(p) for p in parts[:2] if p.isdigit())
+
+
+def range_notes(entry: Dict[str, Any], record: Dict[str, Any]) -> List[str]:
+    """Version ranges ("burn v0.16-v0.18", "candle 0.4.2 to 0.8") in a candle/burn entry's
+    prose whose ends are not the oldest and newest release of the record's ``versions``: a
+    range written for other releases, or one that adding releases made stale. Notes, not
+    problems: a range may speak of something else than the template (how a backend worked)."""
+    releases = [v for v in record.get("versions") or () if v[:1].isdigit() or v[:2] == "v0"]
+    if record.get("repo") not in FRAMEWORKS or not releases:
+        return []
+    span = (min(map(_minor, releases)), max(map(_minor, releases)))
+    notes = []
+    for field in PROSE_FIELDS:
+        for text in _texts(entry.get(field) or []):
+            for m in RANGE.finditer(text):
+                if (_minor(m.group(1)), _minor(m.group(2))) != span:
+                    notes.append(f"{field} says {m.group(0)!r}; the template is in {releases[0]} ... {releases[-1]}")
+    return notes
+
+
+def check_files(paths: Sequence[Path], records: Dict[str, Dict[str, Any]],
+                notes: Optional[List[str]] = None) -> List[str]:
+    """Every problem of the given curation files, as ``file:line: message`` strings; with
+    ``notes``, the version-range notes (``range_notes``) are appended to it."""
     problems: List[str] = []
     seen: Dict[str, str] = {}
     for path in paths:
@@ -72,6 +100,8 @@ def check_files(paths: Sequence[Path], records: Dict[str, Dict[str, Any]]) -> Li
                 continue
             if not any(entry.get(f) for f in WRITTEN_FIELDS):
                 problems.append(f"{where}: {rid} writes no text")
+            if notes is not None:
+                notes += [f"{where}: note: {rid} {n}" for n in range_notes(entry, record)]
             for field, name in placeholder_problems(entry, record.get("messagePattern") or ""):
                 problems.append(f"{where}: {rid} {field} uses {{{name}}}, which "
                                 + ("is a capture pasted into code" if field == "exampleFix" else "is not a group of the pattern"))
@@ -86,9 +116,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = ap.parse_args(argv)
     files = args.files or sorted((args.root / "curation" / "sites").glob("*.jsonl"))
     records = {r["id"]: r for r in load_records(args.data or args.root / "errhint_data")}
-    problems = check_files(files, records)
-    for p in problems:
-        print(p)
+    notes: List[str] = []
+    problems = check_files(files, records, notes)
+    for line in notes + problems:
+        print(line)
     print(f"{len(problems)} problem{'' if len(problems) == 1 else 's'} in {len(files)} file{'' if len(files) == 1 else 's'}")
     return 1 if problems else 0
 

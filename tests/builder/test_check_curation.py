@@ -62,3 +62,12 @@ def test_the_work_list_command_runs_on_the_shipped_dataset(argv, capsys):
         assert out[-1].endswith("in all")
     else:
         assert all(json.loads(line)["crate"] == "burn-nn" for line in out)
+
+
+def test_a_version_range_that_is_not_the_records_releases_is_noted():
+    record = dict(RECORD, repo="tracel-ai/burn", versions=["v0.16.0", "v0.18.0"])
+    stale = {"id": RECORD["id"], "triggerScenarios": "Raised by the importer (burn v0.13-v0.18)."}
+    right = {"id": RECORD["id"], "triggerScenarios": "Raised by the importer (burn 0.16 to 0.18)."}
+    assert len(check_curation.range_notes(stale, record)) == 1
+    assert check_curation.range_notes(right, record) == []
+    assert check_curation.range_notes(stale, dict(record, repo="gfx-rs/wgpu")) == []
