@@ -354,7 +354,7 @@ CASES: List[Site] = [
         "load-safetensors-missing-file",
         lambda tmp: _c().utils.load_safetensors(str(tmp / "no-such-weights.safetensors")),
         CANDLE, "Io({0:?})", f"{CORE}/error.rs", "ValueError",
-        {"kind": "NotFound"}, needs_tmp=True, wrapped=False,
+        {"kind": "NotFound"}, "Io", needs_tmp=True, wrapped=False,
     ),
     Site(
         "gguf-bad-magic",
