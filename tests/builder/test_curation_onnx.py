@@ -16,7 +16,7 @@ from typing import Dict, List
 from curation_support import TEXT_FIELDS, entries, placeholder_problems
 
 ROOT = Path(__file__).resolve().parents[2]
-IMPORTER_CRATES = {"onnx-ir", "burn-import", "burn-onnx"}
+IMPORTER_CRATES = {"onnx-ir", "burn-import", "burn-onnx", "onnx-ir-derive"}
 # Phrases of the generic family text these entries replace; none of them may come back.
 BOILERPLATE = (
     "Re-export the model with a lower opset and static shapes",
