@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from builder.review_sample import load_records
+from errhint.constants import NAMED_GROUP
 
 PROSE_FIELDS = ("triggerScenarios", "documentation", "commonSituations", "solutions", "preventionTips")
 WRITTEN_FIELDS = ("documentation", "triggerScenarios", "solutions", "exampleFix")
 RANGE = re.compile(r"(?:(?:candle|burn) )?v?(0\.\d+)(?:\.\d+)?\s*(?:to|-|–|through)\s*v?(0\.\d+)(?:\.\d+)?")
 FRAMEWORKS = ("huggingface/candle", "tracel-ai/burn")
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
+GROUP = re.compile(NAMED_GROUP)
 
 
 def _texts(value: Any) -> Iterator[str]:

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from builder.review_sample import load_records
+from errhint.constants import NAMED_GROUP
 
-GROUP = re.compile(r"\(\?P<([A-Za-z_][A-Za-z0-9_]*)>")
+GROUP = re.compile(NAMED_GROUP)
 FIELDS = ("id", "repo", "crate", "errorMessage", "filePath", "lineNumber", "analyzedSha", "githubUrl",
           "function", "condition", "versions", "siteKind", "errorType")
 
