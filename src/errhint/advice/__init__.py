@@ -5,7 +5,7 @@
 * ``captures`` named for what they hold and ``values``, their typed reading (``values.py``);
 * computed ``advice``: a cause and a fix whose numbers all come from the error (one small
   module per family: ``matmul``, ``broadcast``, ``concat``, ``reshape``, ``ranges``, ``dims``,
-  ``rank``, ``dtype``, ``device``, ``groups``), shown before the record's static text;
+  ``rank``, ``dtype``, ``device``, ``groups``, ``settings``), shown before the record's static text;
 * ``fix_code``: a runnable rewrite of the failing statement, for a live exception only
   (``callsite.py`` reads it from the traceback), and ``fix_language``;
 * ``site``: the one of the record's sites the call reached, when the values tell (``site.py``).
@@ -38,10 +38,12 @@ def _families() -> list:
     """The family functions, imported on first use (a list append is atomic: two threads at
     worst import them twice)."""
     if not _FAMILIES:
-        from errhint.advice import broadcast, concat, device, dims, dtype, groups, matmul, ranges, rank, reshape
+        from errhint.advice import (broadcast, concat, device, dims, dtype, groups, matmul, ranges, rank, reshape,
+                                    settings)
 
         _FAMILIES[:] = [dtype.advise, dtype.unary, device.advise, matmul.advise, reshape.advise,
-                        ranges.advise, concat.advise, dims.advise, rank.advise, broadcast.advise, groups.advise]
+                        ranges.advise, concat.advise, dims.advise, rank.advise, broadcast.advise, groups.advise,
+                        groups.group_norm, settings.advise, dtype.names]
     return _FAMILIES
 
 

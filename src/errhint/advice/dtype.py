@@ -211,3 +211,32 @@ def _direct(ctx: Context, target: str, cast: list) -> Optional[str]:
         arg = _cast(arg, target) if "rhs" in cast else arg
         return site.rewrite(f"{recv}.{node.func.attr}({arg})", ("candle",))
     return None
+
+
+NAMES = {
+    "float32": "f32", "float": "f32", "float16": "f16", "half": "f16", "bfloat16": "bf16",
+    "float64": "f64", "double": "f64", "int64": "i64", "long": "i64", "uint8": "u8", "uint32": "u32",
+}
+"""NumPy/PyTorch dtype names -> the names candle 0.4.2's ``DType::from_str`` accepts (u8, u32,
+i64, bf16, f16, f32, f64; candle-core/src/dtype.rs)."""
+
+
+def names(ctx: Context) -> Optional[Advice]:
+    """candle-pyo3's ``invalid dtype '{dtype}'``: a dtype given as a string candle does not know.
+    The fix swaps the string for candle's DType object when the string has a known counterpart."""
+    given = ctx.values.get("dtype")
+    if ctx.repo != "huggingface/candle" or not ctx.message.startswith("invalid dtype") or not isinstance(given, str):
+        return None
+    short = given.rsplit(".", 1)[-1].lower()  # 'torch.float32', 'np.int64'
+    name = NAMES.get(short, short if short in NAMES.values() else None)
+    cause = f"candle does not know the dtype name '{given}': it accepts u8, u32, i64, bf16, f16, f32 and f64."
+    if name is None:
+        return Advice(cause, "Pass one of candle's dtypes, e.g. `candle.f32`, instead of the string.", None, ctx.language)
+    site = ctx.site
+    code = None
+    if site is not None and not site.deeper:
+        strings = [n for n in ast.walk(site.stmt) if isinstance(n, ast.Constant) and n.value == given]
+        if len(strings) == 1:
+            code = site.rewrite(f"candle.{name}", ("candle",), target=strings[0])
+    fix = f"Use candle's own dtype object: {ctx.code(f'candle.{name}', f'DType::{name.upper()}')} for '{given}'."
+    return Advice(cause, fix, code, ctx.language)

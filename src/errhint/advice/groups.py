@@ -1,5 +1,6 @@
-"""Grouped convolutions (burn ``Conv*Config`` through pyburn): ``Both channels must be divisible
-by the number of groups. Got channels_in={channels_in}, channels_out={channels_out}, groups={groups}``."""
+"""Group counts: grouped convolutions (burn ``Conv*Config`` through pyburn): ``Both channels must be
+divisible by the number of groups. Got channels_in={channels_in}, channels_out={channels_out},
+groups={groups}``, and GroupNorm's channel count (``group_norm``)."""
 
 from __future__ import annotations
 
@@ -30,4 +31,39 @@ def advise(ctx: Context) -> Optional[Advice]:
             args += [f"groups={best}" if k is hits[0] else ast.unparse(k) for k in call.keywords]
             code = site.rewrite(f"{ast.unparse(call.func)}({', '.join(args)})")
     fix = f"Use groups={best}, the largest of those not above {groups}, or change the channel counts."
+    return Advice(cause, fix, code, ctx.language)
+
+
+def _divisors(n: int) -> list:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def group_norm(ctx: Context) -> Optional[Advice]:
+    """burn's GroupNorm config check (``The number of channels must be divisible by the number of
+    groups``, an ``assert_eq`` whose left side is the remainder): the message holds no counts, so
+    advice is given only when the failing call is ``GroupNormPy(num_groups, num_channels, ...)``
+    with both counts written as int literals."""
+    if "channels must be divisible by the number of groups" not in ctx.message or ctx.binding != "pyburn":
+        return None
+    site = ctx.site
+    call = site.node if site is not None and not site.deeper and isinstance(site.node, ast.Call) else None
+    if call is None:
+        return None
+    named = {k.arg: k.value for k in call.keywords}
+    nodes = [call.args[i] if i < len(call.args) else named.get(name) for i, name in enumerate(("num_groups", "num_channels"))]
+    if any(n is None for n in nodes):
+        return None
+    groups, channels = const_int(nodes[0]), const_int(nodes[1])
+    if groups is None or channels is None or groups <= 0 or channels <= 0:
+        return None
+    valid = _divisors(channels)
+    best = max(d for d in valid if d <= groups)
+    cause = (f"{channels} channels do not split into {groups} groups ({channels} % {groups} = {channels % groups}); "
+             f"group counts that divide {channels} are {', '.join(str(d) for d in valid)}.")
+    code = None
+    if call.args and nodes[0] is call.args[0]:
+        args = [str(best)] + [ast.unparse(a) for a in call.args[1:]] + [ast.unparse(k) for k in call.keywords]
+        code = site.rewrite(f"{ast.unparse(call.func)}({', '.join(args)})")
+    fix = (f"Use {best} groups, the largest count not above {groups} that divides {channels} "
+           f"(the group count changes how channels are normalised together, not any shape).")
     return Advice(cause, fix, code, ctx.language)

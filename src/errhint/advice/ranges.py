@@ -66,8 +66,36 @@ def _index(ctx: Context) -> Optional[Advice]:
         fix = (f"The embedding table has {size} rows: every id must be below {size}; ids up to {index} "
                f"need `candle.nn.Embedding({index + 1}, embedding_dim)` or more rows.")
     else:
+        other = _other_axis(ctx, index)
+        if other is not None:
+            axis, length, code = other
+            return Advice(
+                cause + ".",
+                f"Axis {axis} (size {length}) is the only axis where index {index} fits: if you meant it, "
+                f"select along axis {axis}; otherwise keep every index below {size}.", code, ctx.language)
         fix = f"Keep every index below {size} (or select from an axis with more than {index} elements)."
     return Advice(cause + ".", fix, None, ctx.language)
+
+
+def _other_axis(ctx: Context, index: int) -> Optional[tuple]:
+    """For ``x.index_select(ids, d)`` with ``x`` a named tensor and ``d`` an int literal: the one
+    other axis long enough for ``index`` as ``(axis, size, fix code)``; None when there is no such
+    axis or more than one."""
+    site = ctx.site
+    call = callsite.failing_call(site, ("index_select",)) if site is not None and not site.deeper else None
+    if call is None or len(call.args) != 2 or call.keywords or const_int(call.args[1]) is None:
+        return None
+    shape = site.tensor_shape(call.func.value)
+    dim = const_int(call.args[1])
+    if shape is None or not -len(shape) <= dim < len(shape):
+        return None
+    dim %= len(shape)
+    fits = [i for i, n in enumerate(shape) if i != dim and n > index]
+    if len(fits) != 1:
+        return None
+    axis = fits[0]
+    code = site.rewrite(f"{callsite.source(call.func.value)}.index_select({callsite.source(call.args[0])}, {axis})")
+    return axis, shape[axis], code
 
 
 def _get(ctx: Context) -> Optional[Advice]:
