@@ -103,7 +103,7 @@ def site_sentence(draft: Draft) -> str:
         "unreachable": "panics (`internal error: entered unreachable code: ` + this text) on a state it deems impossible",
         "assert": "panics with this message when an assertion fails",
         "assert_eq": "panics with this message (plus left/right values) when two values differ",
-        "expect": "panics with this message (plus the underlying error) when a step it relies on fails",
+        "expect": "panics with this message when `.expect` gets `None` or an error (an error's Debug text follows the message)",
     }
     verb = verbs.get(kind, "reports this error")
     return f"{crate} {verb} in {_where(draft)}."

@@ -34,6 +34,57 @@ _NO_VALUE = {
     "with_context": "returns None or an error",
     "unwrap_or_else": "returns None or an error",
 }
+"""What the receiver of each of these methods did for the site to run; "None or an error" where
+the method takes both an Option and a Result, unless the receiver's own last call tells which."""
+
+_GIVES_OPTION = frozenset({
+    "next", "pop", "position", "peek", "checked_add", "checked_sub", "checked_mul", "checked_div",
+    "strip_prefix", "strip_suffix", "parent", "file_name", "file_stem", "extension",
+    "as_f64", "as_u64", "as_i64", "as_array", "as_object",
+})
+"""std (and serde_json) methods that return an Option; names that candle or burn also give to\nmethods returning a Result (``get``, ``max``, ``first``) are left out."""
+
+_GIVES_RESULT = frozenset({
+    "send", "recv", "lock", "read", "write", "parse", "try_into", "try_from", "join", "open", "create",
+    "read_to_string", "read_to_end", "from_str", "try_lock", "flush", "write_all", "read_exact",
+    "create_dir_all", "metadata", "canonicalize", "recv_timeout", "try_recv", "spawn", "from_utf8",
+    "from_slice", "to_string_pretty", "from_reader", "to_writer", "read_dir", "remove_file", "rename",
+})
+"""std (and serde_json) methods that return a Result."""
+
+
+def _no_value(method: str, recv: str) -> str:
+    """What ``recv`` did for ``.method(..)`` to reach the site."""
+    said = _NO_VALUE[method]
+    if said != "returns None or an error":
+        return said
+    last = _last_call(recv)
+    if last in _GIVES_OPTION:
+        return "returns None"
+    if last in _GIVES_RESULT:
+        return "returns an error"
+    return said
+
+
+def _last_call(recv: str) -> str:
+    """The name of the method or function whose call ends ``recv`` (``a.b.send(x)`` -> ``send``)."""
+    text = recv.rstrip().rstrip("?")
+    if not text.endswith(")"):
+        return ""
+    depth = 0
+    for k in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[k], 0)
+        if depth == 0:
+            head = text[:k].rstrip()
+            if head.endswith(">") and "::<" in head:
+                head = head[: head.rfind("::<")]
+            name = ""
+            for ch in reversed(head):
+                if not (ch.isalnum() or ch == "_"):
+                    break
+                name = ch + name
+            return name
+    return ""
 
 
 # --------------------------------------------------------------------------- finding the guard
@@ -174,7 +225,7 @@ def guard_at(toks: Sequence[Token], st: Structure, i: int) -> Optional[str]:
     floor = fn.body_start if fn is not None else -1
     if toks[i].kind == IDENT and toks[i].text in _NO_VALUE and i >= 1 and toks[i - 1].text == ".":
         recv = _receiver(toks, i - 1, floor)  # the site is the `.expect(..)` / `.ok_or(..)` itself
-        return f"`{recv}` {_NO_VALUE[toks[i].text]}" if recv is not None else None
+        return f"`{recv}` {_no_value(toks[i].text, recv)}" if recv is not None else None
     child = i
     j = _enclosing(toks, child)
     while j > floor:
@@ -182,7 +233,7 @@ def guard_at(toks: Sequence[Token], st: Structure, i: int) -> Optional[str]:
         if t.text == "(" and j >= 2 and toks[j - 1].kind == IDENT and toks[j - 2].text == "." and toks[j - 1].text in _NO_VALUE:
             recv = _receiver(toks, j - 2, floor)
             if recv is not None:
-                return f"`{recv}` {_NO_VALUE[toks[j - 1].text]}"
+                return f"`{recv}` {_no_value(toks[j - 1].text, recv)}"
         if t.text == "{":
             arm = _arm_clause(toks, j, child, floor)
             if arm is not None:

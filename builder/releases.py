@@ -26,6 +26,8 @@ import subprocess
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from errhint.versions import BRANCH, version_key
+
 FRAMEWORKS = ("huggingface/candle", "tracel-ai/burn")
 DEPENDENCIES = {
     # crate name in Cargo.lock / Cargo.toml -> the repository that is scanned for it
@@ -35,21 +37,10 @@ DEPENDENCIES = {
     "wgpu-core": "gfx-rs/wgpu",
     "safetensors": "huggingface/safetensors",
 }
-BRANCH = "main"
 
 
 class ReleaseError(Exception):
     """The release (or a dependency's version) cannot be resolved in the mirrors."""
-
-
-def version_key(label: str) -> Tuple[Any, ...]:
-    """Sort key of a release label: ``v0.13.0`` < ``0.13.1`` < ``0.14.0-pre.1`` < ``0.14.0``;
-    the branch sorts after every release."""
-    if label == BRANCH:
-        return (1,)
-    core, _, pre = label.lstrip("v").partition("-")
-    nums = tuple(int(p) if p.isdigit() else 0 for p in core.split("."))
-    return (0, nums, 0 if pre else 1, pre)
 
 
 class Repo:

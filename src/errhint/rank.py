@@ -13,9 +13,8 @@ from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, Iterable, Mapping, NamedTuple, Optional, Tuple
 
 from errhint import bindings
-from errhint._lazyre import LazyPattern
+from errhint.versions import is_release, version_key
 
-_DIGITS = LazyPattern(r"\d+")
 
 PANIC_TYPES = ("PanicException",)
 RUST_EXCEPTION_TYPES = frozenset({"ValueError", "RuntimeError", "Exception", "TypeError", "PanicException", "OSError"})
@@ -89,18 +88,13 @@ class Hit(NamedTuple):
     messages): it ranks below a specific match of the same text."""
 
 
-def _version_key(label: str) -> Tuple[int, ...]:
-    """The first four runs of digits: ``v0.18.0`` -> (0, 18, 0)."""
-    return tuple(int(p) for p in _DIGITS.findall(label)[:4])
-
-
 def pick_label(installed: str, labels: Iterable[str]) -> Optional[str]:
     """The newest release label not newer than the ``installed`` version (None if none is)."""
-    want = _version_key(installed)
+    want = version_key(installed)
     best: Optional[str] = None
     for label in labels:
-        key = _version_key(label)
-        if key and key <= want and (best is None or key > _version_key(best)):
+        key = version_key(label)
+        if is_release(label) and key <= want and (best is None or key > version_key(best)):
             best = label
     return best
 

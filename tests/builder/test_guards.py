@@ -37,6 +37,8 @@ def by_text(facts) -> Dict[str, Site]:
         ("widget slot is unknown", "`slot` matches none of the other arms of its `match`"),
         ("widget has no first dim", "`self.dims.first()` is None"),
         ("widget has no fifth dim", "`self.dims.get(4)` returns None or an error"),
+        ("widget listener has hung up", "`self.sender.send(m)` returns an error"),
+        ("widget iterator is empty", "`self.dims.iter().next()` returns None"),
         ("widget ends with a last dim", "`self.dims.last()` matches `Some(x)`"),
         ("widget value over ten", "`*v >= 10` (`*v` is at least `10`)"),
     ],

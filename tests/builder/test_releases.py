@@ -12,6 +12,7 @@ from typing import Dict
 import pytest
 
 from builder import releases
+from errhint.versions import version_key
 
 LOCK = """\
 [[package]]
@@ -184,7 +185,7 @@ def test_burn_reads_its_lock_and_an_untagged_version_has_a_stand_in(world):
     # the lock's safetensors 0.3.3 is tch's, not a burn crate's: not pulled in
     assert [d["version"] for d in _deps(root) if d["repo"] == "huggingface/safetensors"] == ["0.4.5"]
     labels = [d["label"] for d in _deps(root) if d["repo"] == "coreylowman/cudarc"]
-    assert labels == sorted(labels, key=releases.version_key)
+    assert labels == sorted(labels, key=version_key)
 
 
 def test_an_unknown_version_is_a_clear_error(world, capsys):

@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Sequence
 
 from errhint.cli import _records
 from errhint.cli._common import EXIT_NOTHING, EXIT_OK, Output, add_command, plural
+from errhint.versions import version_key
 
 UNVERSIONED = "(none)"
 
@@ -37,7 +38,7 @@ def compute(records: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
     return {
         "total": len(records),
         "repos": _ordered(repos),
-        "versions": {repo: dict(sorted(c.items(), key=lambda kv: _version_key(kv[0]))) for repo, c in sorted(versions.items())},
+        "versions": {repo: dict(sorted(c.items(), key=lambda kv: version_key(kv[0]))) for repo, c in sorted(versions.items())},
         "families": _ordered(families),
         "errorTypes": _ordered(types),
     }
@@ -79,9 +80,3 @@ def _ordered(counter: Counter) -> Dict[str, int]:
     return dict(sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def _version_key(label: str) -> Any:
-    """``v0.13.0`` < ``v0.16.0`` < ``0.4.2``-style labels sort numerically; unknown text last."""
-    digits = label.lstrip("v").split(".")
-    if all(d.isdigit() for d in digits):
-        return (0, tuple(int(d) for d in digits), label)
-    return (1, (), label)
