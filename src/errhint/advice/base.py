@@ -7,7 +7,7 @@ family or its values do not say enough.  Every number in the text it returns com
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Tuple
 
 
 PYTHON = "python"
@@ -60,6 +60,17 @@ class Context:
     def shape(self, name: str) -> Optional[list]:
         value = self.values.get(name)
         return value if isinstance(value, list) else None
+
+    def candle_shapes(self, op: str) -> Optional[Tuple[list, list]]:
+        """The ``lhs`` and ``rhs`` shapes of a candle error about ``op`` (None otherwise)."""
+        lhs, rhs = self.shape("lhs"), self.shape("rhs")
+        if self.op != op or self.repo != "huggingface/candle" or lhs is None or rhs is None:
+            return None
+        return lhs, rhs
+
+    def says(self, cause: str, fix: str) -> "Advice":
+        """Advice in words only (no code)."""
+        return Advice(cause, fix, None, self.language)
 
     def int(self, name: str) -> Optional[int]:
         value = self.values.get(name)

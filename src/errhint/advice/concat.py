@@ -32,10 +32,9 @@ def advise(ctx: Context) -> Optional[Advice]:
     if first is None or nth is None or dim is None or n is None:
         return None
     if len(first) != len(nth):
-        return Advice(
-            f"Operand 1 has rank {len(first)} ({fmt(first)}) and operand {n} rank {len(nth)} ({fmt(nth)}); "
-            f"every operand must have the same rank.",
-            "Give every operand the same rank before joining them.", None, ctx.language)
+        return ctx.says(f"Operand 1 has rank {len(first)} ({fmt(first)}) and operand {n} rank {len(nth)} "
+                        f"({fmt(nth)}); every operand must have the same rank.",
+                        "Give every operand the same rank before joining them.")
     differ = [i for i, (x, y) in enumerate(zip(first, nth)) if x != y]
     site = ctx.site
     call = kind = None

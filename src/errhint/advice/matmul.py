@@ -28,12 +28,16 @@ def _swap_last(rank: int) -> str:
     return ".t()" if rank == 2 else f".transpose({rank - 2}, {rank - 1})"
 
 
+def _transposed(ctx: Context, side: str, code: str, rust: str, left: list, right: list, out: list) -> str:
+    return (f"Transpose the {side} operand: {ctx.code(code, rust)} multiplies {fmt(left)} by "
+            f"{fmt(right)} and gives {fmt(out)}.")
+
+
 def advise(ctx: Context) -> Optional[Advice]:
-    if ctx.op != "matmul" or ctx.repo != "huggingface/candle":
+    shapes = ctx.candle_shapes("matmul")
+    if shapes is None:
         return None
-    lhs, rhs = ctx.shape("lhs"), ctx.shape("rhs")
-    if lhs is None or rhs is None:
-        return None
+    lhs, rhs = shapes
     ops = _operands(ctx)
     a, b = (ops[0], ops[1]) if ops else ("a", "b")
     if len(lhs) < 2 or len(lhs) != len(rhs):
@@ -52,21 +56,16 @@ def advise(ctx: Context) -> Optional[Advice]:
     rank = len(lhs)
     cause = (f"The inner dimensions differ: the last axis of lhs {fmt(lhs)} is {k}, the "
              f"second-to-last of rhs {fmt(rhs)} is {k2}; matmul needs them equal.")
+    rust_swap = ".t()?" if rank == 2 else f".transpose({rank - 2}, {rank - 1})?"
     if n == k:
-        out = batch_l + [m, k2]
         code = f"{a}.matmul({b}{_swap_last(rank)})"
-        rust = f"lhs.matmul(&rhs{'.t()?' if rank == 2 else f'.transpose({rank - 2}, {rank - 1})?'})?"
-        fix = (f"Transpose the right operand: {ctx.code(code, rust)} multiplies {fmt(lhs)} by "
-               f"{fmt(batch_r + [n, k2])} and gives {fmt(out)}.")
+        fix = _transposed(ctx, "right", code, f"lhs.matmul(&rhs{rust_swap})?", lhs, batch_r + [n, k2], batch_l + [m, k2])
         if m == k2:
             fix += f" Transposing the left one instead (`{a}{_swap_last(rank)}`) would give {fmt(batch_l + [k, n])}."
         return Advice(cause, fix, _rewrite(ctx, ops, code), ctx.language)
     if m == k2:
-        out = batch_l + [k, n]
         code = f"{a}{_swap_last(rank)}.matmul({b})"
-        rust = f"lhs{'.t()?' if rank == 2 else f'.transpose({rank - 2}, {rank - 1})?'}.matmul(&rhs)?"
-        fix = (f"Transpose the left operand: {ctx.code(code, rust)} multiplies "
-               f"{fmt(batch_l + [k, m])} by {fmt(rhs)} and gives {fmt(out)}.")
+        fix = _transposed(ctx, "left", code, f"lhs{rust_swap}.matmul(&rhs)?", batch_l + [k, m], rhs, batch_l + [k, n])
         return Advice(cause, fix, _rewrite(ctx, ops, code), ctx.language)
     fix = f"No transpose makes them fit: the left operand must end in {k2}, or the right one have {k} rows."
     total = elements(rhs)

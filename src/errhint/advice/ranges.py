@@ -143,10 +143,9 @@ def _gather(ctx: Context) -> Optional[Advice]:
     if src is None or idx is None:
         return None
     if len(src) != len(idx):
-        return Advice(
-            f"gather needs an index tensor of the same rank as the source: {fmt(src)} is {len(src)}-D, "
-            f"the index {fmt(idx)} is {len(idx)}-D.",
-            "Add the missing axis to the index (`idx.unsqueeze(dim)` for the gathered axis).", None, ctx.language)
+        return ctx.says(f"gather needs an index tensor of the same rank as the source: {fmt(src)} is "
+                        f"{len(src)}-D, the index {fmt(idx)} is {len(idx)}-D.",
+                        "Add the missing axis to the index (`idx.unsqueeze(dim)` for the gathered axis).")
     site = ctx.site
     call = callsite.failing_call(site, ("gather",)) if site is not None and not site.deeper else None
     dim = const_int(call.args[1]) if call is not None and len(call.args) == 2 else None

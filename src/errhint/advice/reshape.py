@@ -42,11 +42,10 @@ def _prefer_kept_axes(found: List[List[int]], have: List[int]) -> List[List[int]
 
 
 def advise(ctx: Context) -> Optional[Advice]:
-    if ctx.op != "reshape" or ctx.repo != "huggingface/candle":
+    shapes = ctx.candle_shapes("reshape")
+    if shapes is None:
         return None
-    have, want = ctx.shape("lhs"), ctx.shape("rhs")
-    if have is None or want is None:
-        return None
+    have, want = shapes
     n_have, n_want = elements(have), elements(want)
     if n_have == n_want:
         return None
