@@ -179,11 +179,63 @@ def _arm_clause(toks: Sequence[Token], body_open: int, child: int, floor: int) -
         return None
     if pat == "_" or (pat.isidentifier() and pat[0].islower()):  # `_` or a binding: the catch-all arm
         out = f"`{scrutinee}` matches none of the other arms of its `match`"
+        others = _other_patterns(toks, body_open, arrow)
+        if others:
+            out += f" (the other arms take {others})"
     else:
         out = f"`{scrutinee}` matches `{pat}`"
     if extra:
         out += f" and {extra}"
     return out
+
+
+MAX_ARMS = 16
+"""The most other-arm patterns listed after "matches none of the other arms"."""
+
+
+def _other_patterns(toks: Sequence[Token], body_open: int, arrow: int) -> Optional[str]:
+    """The patterns of the other arms of a ``match`` body, as a short list (``DType::F32``,
+    ``DType::F64`` -> "`DType::F32` and `DType::F64`"); None when an arm has a guard (then "none of the
+    other arms" is not "none of these patterns"), a pattern cannot be quoted, or there are too many."""
+    close = toks[body_open].match
+    if close < 0:
+        return None
+    arrows, k = [], body_open + 1
+    while k < close:
+        t = toks[k]
+        if t.kind == OPEN and t.match > k:
+            k = t.match + 1
+            continue
+        if t.kind == PUNCT and t.text == "=>" and k != arrow:
+            arrows.append(k)
+        k += 1
+    pats = []
+    for a in arrows:
+        span = range(_statement_start(toks, a, body_open), a)
+        if any(toks[j].kind == IDENT and toks[j].text == "if" for j in span):
+            return None
+        pat = pattern_code(toks, span)
+        if pat is None:
+            return None
+        pats.extend(p.strip() for p in _split_alternatives(pat))
+    if not pats or len(pats) > MAX_ARMS:
+        return None
+    quoted = [f"`{p}`" for p in pats]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _split_alternatives(pattern: str) -> list:
+    """``A | B(..)`` -> ``["A", "B(..)"]`` (top-level ``|`` only)."""
+    parts, depth, cur = [], 0, ""
+    for ch in pattern:
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(ch, 0)
+        if ch == "|" and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p for p in parts if p.strip()]
 
 
 def _let_else(toks: Sequence[Token], else_idx: int, floor: int) -> Optional[str]:

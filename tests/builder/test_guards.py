@@ -35,6 +35,8 @@ def by_text(facts) -> Dict[str, Site]:
         ("left slot of widget is sealed", "`slot` matches `Slot::Left`"),
         ("right slot of a wide widget is sealed", "`slot` matches `Slot::Right` and `self.dims.len() > 3` (`self.dims.len()` is greater than `3`)"),
         ("widget slot is unknown", "`slot` matches none of the other arms of its `match`"),
+        ("widget kind has no width",
+         "`kind` matches none of the other arms of its `match` (the other arms take `Kind::Narrow`, `Kind::Thin` and `Kind::Wide(n)`)"),
         ("widget has no first dim", "`self.dims.first()` is None"),
         ("widget has no fifth dim", "`self.dims.get(4)` returns None or an error"),
         ("widget listener has hung up", "`self.sender.send(m)` returns an error"),
