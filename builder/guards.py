@@ -45,12 +45,13 @@ _GIVES_OPTION = frozenset({
 """std (and serde_json) methods that return an Option; names that candle or burn also give to\nmethods returning a Result (``get``, ``max``, ``first``) are left out."""
 
 _GIVES_RESULT = frozenset({
-    "send", "recv", "lock", "read", "write", "parse", "try_into", "try_from", "join", "open", "create",
-    "read_to_string", "read_to_end", "from_str", "try_lock", "flush", "write_all", "read_exact",
+    "send", "recv", "parse", "try_into", "try_from", "join", "open", "create",
+    "read_to_string", "read_to_end", "from_str", "flush", "write_all", "read_exact",
     "create_dir_all", "metadata", "canonicalize", "recv_timeout", "try_recv", "spawn", "from_utf8",
     "from_slice", "to_string_pretty", "from_reader", "to_writer", "read_dir", "remove_file", "rename",
 })
-"""std (and serde_json) methods that return a Result."""
+"""std (and serde_json) methods that return a Result; `lock`, `read` and `write` are left out: with
+parking_lot (used by wgpu and cubecl) they return the guard, and `.expect` then tests an Option."""
 
 
 def _no_value(method: str, recv: str) -> str:
