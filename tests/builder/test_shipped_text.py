@@ -68,15 +68,20 @@ def test_every_mined_record_says_whether_its_text_was_written(records):
     assert mined and all(isinstance(r.get("curated"), bool) for r in mined)
 
 
-def test_unwritten_records_carry_no_family_remediation(records, families):
-    unwritten = [r for r in records if r.get("curated") is False]
-    assert unwritten
-    for r in unwritten:
+def test_family_text_never_stands_in_for_a_records_own_text(records, families):
+    """No record presents its family's text as its own cause or trigger; a record nobody has
+    written text for (none ship today: every template is written) carries no remediation."""
+    checked = 0
+    for r in records:
         fam = families[r["backgroundTag"]]
-        assert r["solutions"] == [] and r["exampleFix"] == "" and r["preventionTips"] == [] and r["commonSituations"] == "", r["id"]
         for text in (fam.get("triggerScenarios") or "", fam.get("documentation") or ""):
             first = text.split(". ")[0]
-            assert not first or first not in r["triggerScenarios"] + r["documentation"], (r["id"], first)
+            if first:
+                checked += 1
+                assert first not in r["triggerScenarios"] + r["documentation"], (r["id"], first)
+        if r.get("curated") is False:
+            assert r["solutions"] == [] and r["exampleFix"] == "" and r["preventionTips"] == [] and r["commonSituations"] == "", r["id"]
+    assert checked > 1000
 
 
 def test_most_sites_state_their_function_and_condition(records):
