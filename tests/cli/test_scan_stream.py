@@ -218,3 +218,27 @@ def test_progress_line_on_a_terminal_for_big_files(shipped_cli: Callable[..., An
     term.truncate()
     shipped_cli("scan", "--summary-only", str(path))
     assert "scanning" not in term.getvalue()  # small files: no progress line
+
+
+def test_parallel_parts_find_every_term_even_across_a_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big buffer is searched in parts on several threads: every occurrence the single search
+    finds is found, also one that straddles a cut between parts, and hits stay in order."""
+    pytest.importorskip("ahocorasick_rs")
+    terms = ["panicked at ", "shape mismatch in matmul", "Traceback (most recent call last):"]
+    monkeypatch.setattr(_logstream, "SPLIT_AT", 1 << 10)
+    monkeypatch.setattr(_logstream, "_workers", lambda: 3)
+    filler = b"step 17 loss 0.25 lr 3e-4\n" * 400  # 10,400 bytes
+    data = bytearray(filler * 3)
+    size = len(data)
+    for cut in (size // 3, 2 * size // 3):  # a term across each cut of the three parts
+        data[cut - 5:cut - 5 + len(b"shape mismatch in matmul")] = b"shape mismatch in matmul"
+    data[100:112] = b"panicked at "
+    data[-40:-6] = b"Traceback (most recent call last):"
+    data = bytes(data)
+    parallel = _logstream.Prefilter(terms).hits(data, 0)
+    monkeypatch.setattr(_logstream, "_workers", lambda: 1)
+    single = _logstream.Prefilter(terms).hits(data, 0)
+    assert len(single) == 4
+    assert set(single) <= set(parallel) and parallel == sorted(parallel)
+    monkeypatch.setattr(_logstream, "_workers", lambda: 3)
+    assert _logstream.Prefilter(terms).hits(data, 500) == [h for h in single if h >= 500]

@@ -76,10 +76,48 @@ def _automaton(terms: List[bytes], big: bool) -> Any:
     # prefilter needs, and the DFA runs it faster than the standard (report-everything) search
     ac = ahocorasick_rs.BytesAhoCorasick(terms, implementation=kind, matchkind=ahocorasick_rs.MatchKind.LeftmostFirst)
 
+    overlap = max((len(t) for t in terms), default=1) - 1
+    workers = _workers() if big else 1
+
+    def search(view: Any, at: int) -> List[int]:
+        return [at + h[1] for h in ac.find_matches_as_indexes(view)]
+
     def by_automaton(buf: bytes, start: int) -> List[int]:
-        return [start + h[1] for h in ac.find_matches_as_indexes(memoryview(buf)[start:])]
+        view = memoryview(buf)
+        size = len(buf) - start
+        if workers < 2 or size < SPLIT_AT:
+            return search(view[start:], start)
+        # the search releases the GIL: the parts run on separate cores. Each part but the last
+        # reads `overlap` bytes into the next, so a term across the cut is still found; its
+        # hits at or after the cut are the next part's (a prefilter may report a start the
+        # whole-buffer search would have skipped inside another match: harmless, never fewer)
+        cuts = [start + size * k // workers for k in range(workers)] + [len(buf)]
+        parts = [(cuts[k], min(cuts[k + 1] + overlap, len(buf)), cuts[k + 1]) for k in range(workers)]
+        found = list(_pool().map(lambda p: [h for h in search(view[p[0]:p[1]], p[0]) if h < p[2]], parts))
+        return [h for hits in found for h in hits]
 
     return by_automaton
+
+
+SPLIT_AT = 2 << 20
+"""Buffers from this size on are searched in parallel parts (one per worker)."""
+
+_POOL: List[Any] = []
+
+
+def _workers() -> int:
+    import os
+
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _pool() -> Any:
+    """One thread pool for the process (created on first use; a list append is atomic)."""
+    if not _POOL:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _POOL.append(ThreadPoolExecutor(max_workers=_workers(), thread_name_prefix="errhint-scan"))
+    return _POOL[0]
 
 
 def _trie_pattern(terms: List[bytes]) -> bytes:
