@@ -290,3 +290,16 @@ def test_a_worker_panic_pasted_from_the_terminal(name: str) -> None:
     got = errhint.explain(text)
     assert got and got[0].record.repo == "tracel-ai/burn" and got[0].captures.get("op") == "Add"
     assert "incompatible shapes" in got[0].message
+
+
+@pytest.mark.parametrize("text", [
+    'Cuda("no cuda implementation for softmax-last-dim")',          # candle < 0.8.2 Debug form
+    "Error: no cuda implementation for rms-norm",                   # candle >= 0.8.2, Rust main
+    'WithBacktrace { inner: Cuda("no cuda implementation for rotary-emb"), backtrace: <disabled> }',
+])
+def test_a_custom_op_without_a_cuda_kernel_is_recognised(text: str) -> None:
+    """candle's custom-op default `cuda_fwd` (custom_op.rs, `Error::Cuda(format!(..).into())`,
+    a site the miner does not see through the transparent variant) has a seed record."""
+    top = errhint.explain(text)[0]
+    assert top.record.errorMessage == "no cuda implementation for {op}"
+    assert top.captures["op"] == text.split("for ")[1].split('"')[0]
