@@ -85,7 +85,7 @@ def _line_of(text: str, pos: int) -> int:
 
 
 def _blank_comments(text: str) -> str:
-    """``text`` with ``//`` line comments and ``#[cfg(test)]`` modules blanked (same length:
+    """``text`` with ``//`` line comments and test modules blanked (same length:
     positions keep their line)."""
     text = re.sub(r"(?m)^\s*//[^\n]*", lambda m: " " * len(m.group()), text)
     out = text
@@ -95,7 +95,10 @@ def _blank_comments(text: str) -> str:
     return out
 
 
-_TEST_MOD = re.compile(r"#\[cfg\(test\)\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{")
+_TEST_MOD = re.compile(
+    r"#\[cfg\((?:test|all\(\s*test\b[^\]]*)\)\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{"
+)
+"""A test module: ``#[cfg(test)]`` or ``#[cfg(all(test, ..))]`` before ``mod name {``."""
 
 
 def _closing_brace(text: str, at: int) -> int:

@@ -28,6 +28,17 @@ mod tests {
     #[test]
     fn t() { assert!(ok(), "a test's own message"); panic!("test panic text") }
 }
+
+#[cfg(all(test, feature = "std", target_has_atomic = "ptr"))]
+mod more_tests {
+    #[test]
+    fn u() { assert!(ok(), "a feature-gated test's message") }
+}
+
+#[cfg(all(feature = "std"))]
+mod not_tests {
+    fn g() { panic!("a library panic under a feature gate") }
+}
 '''
 
 
@@ -44,6 +55,8 @@ def test_every_kind_is_found_with_its_line_and_text() -> None:
     assert ("error_value", 'a "quoted" word\nand a second line') in found
     assert "a commented-out message that is not code" not in texts
     assert "a test's own message" not in texts and "test panic text" not in texts
+    assert "a feature-gated test's message" not in texts
+    assert ("macro", "a library panic under a feature gate") in found
 
 
 def test_test_paths_are_left_out() -> None:
