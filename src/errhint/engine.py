@@ -5,6 +5,7 @@ Never raises into the caller unless ``ERRHINT_DEBUG`` is set.
 
 from __future__ import annotations
 
+import functools
 import time
 
 from typing import Any, Callable, List, Optional, Sequence
@@ -78,9 +79,11 @@ def lookup(
     dataset()
 
     def run() -> List[Match]:
+        # the failing statement of the user's code: read once, and only when something matched
+        site = functools.lru_cache(maxsize=1)(lambda: advice.call_site(exc))
         matches = _run(extract.from_exception(exc), limit, min_score, repos, LOOKUP_DEADLINE,
-                       keep=lambda found: advice.relevant(found, exc))
-        return advice.apply(matches, exc=exc)  # computed advice, fix code, chosen site
+                       keep=lambda found: advice.relevant(found, exc, site() if found else None))
+        return advice.apply(matches, exc=exc, site=site() if matches else None)  # advice, fix code, chosen site
 
     return _guarded(run)
 

@@ -176,3 +176,22 @@ def test_install_outside_a_shell_imports_only_what_it_hooks(run_python: Any) -> 
     installed, loaded = proc.stdout.splitlines()
     assert "'ipython'" not in installed and "'excepthook'" in installed and "'threads'" in installed
     assert loaded == "[]"
+
+
+def test_a_hint_imports_only_what_its_family_needs(run_python: Any) -> None:
+    """A dtype hint with fix code reads the user's statement (``ast``) but neither imports
+    ``inspect`` (only the settings family reads signatures) nor ``sysconfig`` (the standard
+    library's folder is where ``os`` is)."""
+    proc = run_python(
+        "import sys, errhint\n"
+        "def f():\n"
+        "    raise ValueError('WithBacktrace { inner: UnsupportedDTypeForOp(I64, \"matmul\"), backtrace: <disabled> }')\n"
+        "try:\n"
+        "    f()\n"
+        "except ValueError as e:\n"
+        "    found = errhint.lookup(e)\n"
+        "print(bool(found) and found[0].record.id != '')\n"
+        "print(sorted(m for m in ('ast', 'inspect', 'sysconfig') if m in sys.modules))\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["True", "['ast']"], proc.stdout + proc.stderr

@@ -61,16 +61,22 @@ def advise(ctx: Context) -> Optional[Advice]:
     return None
 
 
-def apply(matches: Sequence["Match"], exc: Optional[BaseException] = None, language: Optional[str] = None) -> List["Match"]:
+_FIND = object()
+"""Default of ``site``: find the call site from ``exc``."""
+
+
+def apply(matches: Sequence["Match"], exc: Optional[BaseException] = None, language: Optional[str] = None,
+          site: Any = _FIND) -> List["Match"]:
     """``matches`` without unrelated ones (``relevance.py``), with captures cleaned, typed
     values, advice, fix code and chosen site.
 
     ``exc``: the live exception (Python fix code from its traceback); ``language``: for a
-    text, ``python`` when it came with a Python traceback, else ``rust``.
+    text, ``python`` when it came with a Python traceback, else ``rust``; ``site``: the
+    failing statement if the caller already has it (``call_site(exc)``), else it is found.
     """
     if not matches:
         return list(matches)
-    call = _call_site(exc)
+    call = call_site(exc) if site is _FIND else site
     matches = _relevant(matches, exc, call)
     python = exc is not None or language == base.PYTHON
     out = []
@@ -82,15 +88,16 @@ def apply(matches: Sequence["Match"], exc: Optional[BaseException] = None, langu
     return out
 
 
-def relevant(matches: Sequence["Match"], exc: Optional[BaseException] = None) -> List["Match"]:
+def relevant(matches: Sequence["Match"], exc: Optional[BaseException] = None, site: Any = _FIND) -> List["Match"]:
     """``matches`` without the ones unrelated to this error (``relevance.py``); nothing else
-    changes. The engine asks this before it decides that its structured pass found nothing."""
+    changes. The engine asks this before it decides that its structured pass found nothing;
+    ``site`` as for ``apply``."""
     if not matches:
         return list(matches)
-    return _relevant(matches, exc, _call_site(exc))
+    return _relevant(matches, exc, call_site(exc) if site is _FIND else site)
 
 
-def _call_site(exc: Optional[BaseException]) -> Any:
+def call_site(exc: Optional[BaseException]) -> Any:
     """The failing statement of the user's code in ``exc``'s traceback (None when unknown)."""
     if exc is None:
         return None

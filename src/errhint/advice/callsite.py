@@ -16,6 +16,7 @@ import builtins
 import copy
 import functools
 import linecache
+import os
 import sys
 
 from typing import Any, Iterable, List, Optional, Tuple
@@ -29,26 +30,24 @@ _MISSING = object()
 _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)
 
 
-@functools.lru_cache(maxsize=None)
-def _stdlib_dirs() -> Tuple[str, ...]:
-    """The standard library's folders (they do not change while the process runs)."""
-    import sysconfig
+_STDLIB = os.path.dirname(os.__file__) + os.sep
+"""The standard library's folder: where ``os.py`` is (its compiled modules, in ``lib-dynload``
+under it, have no Python frames)."""
 
-    paths = sysconfig.get_paths()
-    return tuple(p for p in {paths.get("stdlib"), paths.get("platstdlib")} if p)
+
+@functools.lru_cache(maxsize=256)
+def _is_user_file(name: str, filename: str) -> bool:
+    """Whether code of module ``name`` in ``filename`` is the user's: not errhint, not a
+    binding package, not the standard library (a module's verdict never changes)."""
+    top = name.split(".", 1)[0]
+    if top in BINDING_PACKAGES or top == "errhint" or filename.startswith("<frozen"):
+        return False
+    return not (filename.startswith(_STDLIB) and "site-packages" not in filename)
 
 
 def _is_user_frame(frame: Any) -> bool:
     name = frame.f_globals.get("__name__", "")
-    if not isinstance(name, str):
-        return False
-    top = name.split(".", 1)[0]
-    if top in BINDING_PACKAGES or top == "errhint":
-        return False
-    filename = frame.f_code.co_filename
-    if filename.startswith("<frozen"):
-        return False
-    return not any(filename.startswith(d) and "site-packages" not in filename for d in _stdlib_dirs())
+    return isinstance(name, str) and _is_user_file(name, frame.f_code.co_filename)
 
 
 class CallSite:
@@ -188,6 +187,14 @@ def _parse(text: str) -> Optional[ast.Module]:
     return tree
 
 
+@functools.lru_cache(maxsize=64)
+def _statement_in(text: str, line: int) -> Optional[ast.stmt]:
+    """The statement at ``line`` of source ``text`` (None if it does not parse); an error
+    repeated in a loop finds it once. Statements are never changed (rewrites copy them)."""
+    tree = _parse(text)
+    return None if tree is None else _statement(tree, line)
+
+
 def _statement(tree: ast.AST, line: int) -> Optional[ast.stmt]:
     """The innermost simple statement spanning ``line``; only nodes that span it are visited."""
     best = None
@@ -251,10 +258,7 @@ def find(exc: BaseException) -> Optional[CallSite]:
     text = "".join(lines)
     if not text or len(text) > MAX_SOURCE:
         return None
-    tree = _parse(text)
-    if tree is None:
-        return None
-    stmt = _statement(tree, line)
+    stmt = _statement_in(text, line)
     if stmt is None:
         return None
     return CallSite(frame, stmt, _node_at(stmt, _position(user)), tuple(deeper))

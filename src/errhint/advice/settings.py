@@ -10,7 +10,6 @@ is named only where the binding states it (its text signature or its docstring).
 from __future__ import annotations
 
 import ast
-import inspect
 import re
 
 from typing import Any, Optional, Tuple
@@ -27,6 +26,8 @@ CHECKS: Tuple[Tuple[str, Tuple[str, ...], str], ...] = (
 
 def _default(cls: Any, name: str) -> Optional[str]:
     """The default of parameter ``name`` as the binding states it, else None."""
+    import inspect  # only for this family's errors: every other hint does without it
+
     try:
         param = inspect.signature(cls).parameters.get(name)
     except (TypeError, ValueError):
