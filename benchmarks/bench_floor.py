@@ -22,33 +22,13 @@ from typing import Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import regex  # noqa: E402
 
 import floor_cases  # noqa: E402
-from errhint import engine, literals  # noqa: E402
-
-
-class PlainSearch:
-    """The longest shipped pattern that matches anywhere in a text."""
-
-    def __init__(self, records: List[dict]) -> None:
-        self.rows = []
-        for rec in records:
-            pattern = rec["messagePattern"]
-            try:
-                compiled = regex.compile(pattern, regex.DOTALL)
-            except regex.error:
-                continue
-            self.rows.append((len(pattern), rec["id"], compiled, literals.required_literals(pattern)))
-        self.rows.sort(key=lambda row: (-row[0], row[1]))
-
-    def top(self, text: str) -> Optional[str]:
-        for _, rid, compiled, literals in self.rows:
-            if all(lit in text for lit in literals) and compiled.search(text, timeout=0.05) is not None:
-                return rid
-        return None
+from builder.literal_coverage import PlainSearch  # noqa: E402
+from errhint import engine  # noqa: E402
 
 
 class _AsMatch:

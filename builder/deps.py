@@ -90,14 +90,25 @@ def wgpu_user_facing(site: Site) -> bool:
     ``wgpu error: ...``.  Dropped: wgpu-core's internal assertions, ``unreachable!``/``todo!``
     anywhere, and the generated web bindings.
     """
-    if site.path.startswith("wgpu/src/backend/webgpu"):
+    return _wgpu_keeps(site.path, site.kind in _RETURNED_ERRORS, site.kind in _FRONT_END_PANICS)
+
+
+def wgpu_user_facing_literal(item: Any) -> bool:
+    """The same rule for a text of ``builder.literals`` (its kinds are coarser: ``ensure!``
+    counts with the asserts, ``unreachable!``/``todo!`` are told apart by the macro's name)."""
+    panic = item.kind in ("expect", "assert") or (item.kind == "macro" and item.macro == "panic")
+    return _wgpu_keeps(item.path, item.kind in ("error_attr", "error_value"), panic)
+
+
+def _wgpu_keeps(path: str, returned: bool, panic: bool) -> bool:
+    if path.startswith("wgpu/src/backend/webgpu"):
         return False
-    if site.kind in _RETURNED_ERRORS:
-        return True
-    return site.kind in _FRONT_END_PANICS and site.path.startswith("wgpu/src/")
+    return returned or (panic and path.startswith("wgpu/src/"))
 
 
 SELECT_RULES: Dict[str, Callable[[Site], bool]] = {"wgpu-user-facing": wgpu_user_facing}
+LITERAL_SELECT_RULES: Dict[str, Callable[[Any], bool]] = {"wgpu-user-facing": wgpu_user_facing_literal}
+"""The selection rules for ``builder.literals`` texts (the independent coverage count)."""
 
 
 # --------------------------------------------------------------------------- Debug forms

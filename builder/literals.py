@@ -28,7 +28,7 @@ _STRING = r'"((?:[^"\\]|\\.)*)"'
 _RAW = r'r(#*)"(.*?)"\2'
 
 _ATTR = re.compile(r"#\[error\(\s*" + _STRING)
-_MACRO_FIRST = re.compile(r"\b(?:bail|panic|unimplemented|todo|unreachable|format_err|anyhow|eyre)!\s*[(\[{]\s*" + _STRING)
+_MACRO_FIRST = re.compile(r"\b(bail|panic|unimplemented|todo|unreachable|format_err|anyhow|eyre)!\s*[(\[{]\s*" + _STRING)
 _MACRO_AFTER_COND = re.compile(r"\b(?:ensure|assert|assert_eq|assert_ne)!\s*\(")
 _EXPECT = re.compile(r"\.expect\(\s*" + _STRING)
 _ERR_OPEN = re.compile(r"\bErr\(|\b(?:[A-Z]\w*)?Error::(?P<variant>[A-Z]\w*)\(")
@@ -48,6 +48,8 @@ class Literal:
     """The literal as the program holds it (escapes undone; ``{}`` placeholders kept)."""
     variant: str = ""
     """For ``error_value``: the variant the literal is the payload of (``Cuda``), if named."""
+    macro: str = ""
+    """For ``macro``: the macro's name (``panic``, ``unreachable``, ``bail``...)."""
 
 
 def unescape(body: str) -> str:
@@ -129,7 +131,7 @@ def literals_of_file(path: str, text: str) -> Iterator[Literal]:
     for m in _ATTR.finditer(code):
         yield Literal(path, _line_of(code, m.start()), "error_attr", unescape(m.group(1)))
     for m in _MACRO_FIRST.finditer(code):
-        yield Literal(path, _line_of(code, m.start()), "macro", unescape(m.group(1)))
+        yield Literal(path, _line_of(code, m.start()), "macro", unescape(m.group(2)), macro=m.group(1))
     for m in _MACRO_AFTER_COND.finditer(code):
         found = _after_condition(code, m.end())
         if found is not None:

@@ -19,6 +19,7 @@ import regex
 
 from builder import coverage as coverage_mod
 from builder import deps as deps_mod
+from builder import literal_coverage
 from builder.emit import dataset_version, write_dataset
 from builder.families import Catalogue
 from builder.gates import Gates, Probe, load_negatives, over_generic
@@ -201,6 +202,10 @@ def build(
     low = [f"{r.repo} {r.label}: {r.share:.1%}" for r in rows if r.share < coverage_mod.MIN_SHARE]
     if low:
         raise BuildError("coverage below 90%: " + ", ".join(low))
+    literal_rows = literal_coverage.measure(results, records + seeds, dep_list)
+    low = literal_coverage.low_rows(literal_rows)
+    if low:
+        raise BuildError(f"literal error texts recognised below {literal_coverage.MIN_SHARE:.0%}: " + ", ".join(low))
 
     inputs = [src.repo.encode() + b"@" + src.commit.encode() for src in sources]
     for name in ("families.json", "negatives.txt", "seeds.jsonl"):
@@ -227,6 +232,7 @@ def build(
     if docs is not None:
         docs.mkdir(parents=True, exist_ok=True)
         table = coverage_mod.render(rows, build_command, fam_counts, kind_counts, len(generic))
+        table += literal_coverage.render(literal_rows)
         if dep_list is not None:
             table += deps_mod.render_summary(deps_mod.summary_rows(dep_list, rows, records), code_report, len(code_records))
         table += coverage_mod.measured_tail(docs / "coverage.md")

@@ -14,6 +14,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from builder import enums, sinks
 from builder.guards import qualified
 from builder.items import excluded_module_files
+from builder.literals import Literal, literals as literals_of
 from builder.pysites import python_sites
 from builder.sites import FileFacts, Site, analyze_file, resolve_check_ops
 from builder.sources import CrateMap, Mirror, Source, SnapshotFiles, read_snapshot
@@ -29,6 +30,9 @@ class SnapshotResult:
     lines_scanned: int
     raised_at: Dict[str, List[Tuple[str, int, Optional[str], Optional[str]]]] = field(default_factory=dict)
     """variant key "crate:Enum::Variant" → construction locations (path, line, ``Type::fn``, guard)."""
+    literals: List[Literal] = field(default_factory=list)
+    """The literal error texts ``builder.literals`` finds in the same files (the count made
+    apart from the miner, ``builder.literal_coverage``)."""
 
 
 class FactsCache:
@@ -142,4 +146,5 @@ def scan_files(source: Source, files: SnapshotFiles, cache: FactsCache, date: st
         sha, text = files.python[path]
         for s in cache.python(sha, text):
             sites.append(replace(s, path=path, crate=crates.crate_of(path)))
-    return SnapshotResult(source, date, sites, len(kept), files.excluded_files + len(excluded & set(facts)), lines, raised)
+    found = literals_of((path, text) for path, (_, text) in files.rust.items())
+    return SnapshotResult(source, date, sites, len(kept), files.excluded_files + len(excluded & set(facts)), lines, raised, found)
