@@ -116,10 +116,10 @@ def collect(lexed: Lexed, st: Structure, facts: "FileFacts") -> None:
             d = _pyerr_conversion(lexed, st, im.trait_args[-1], im.body_start, im.body_end)
             if d.arms:
                 facts.displays.append(d)
-        elif im.trait == "Display":
+        elif im.trait in ("Display", "Debug"):
             d = _display_impl(lexed, st, im.type_name, im.body_start, im.body_end)
             if d.arms:
-                facts.displays.append(d)
+                (facts.displays if im.trait == "Display" else facts.debugs).append(d)
 
 
 def preceding_attrs(toks: Sequence[Token], i: int) -> List[range]:
@@ -300,6 +300,11 @@ def _display_impl(lexed: Lexed, st: Structure, type_name: str, body_start: int, 
     return out
 
 
+def _prints_debug(d: DisplayImpl) -> bool:
+    """Whether a Display impl only writes the value's Debug form (``{self:?}``/``{:?}`` of self)."""
+    return len(d.arms) == 1 and not d.arms[0].variants and d.arms[0].template.text in ("{self:?}", "{:?}", "{self:#?}")
+
+
 def _scan_to(toks: Sequence[Token], i: int, stop: int, kind: str, text: str) -> int:
     """Index of the first ``kind``/``text`` token from ``i`` at this nesting level (``stop`` if none)."""
     while i < stop and not (toks[i].kind == kind and toks[i].text == text):
@@ -470,6 +475,8 @@ def _arm_template(toks: Sequence[Token], parts: Sequence[range], bindings: Dict[
 
 
 def _arg_ref(toks: Sequence[Token], span: range, fmap: Dict[str, str], self_fields: bool) -> Optional[str]:
+    if len(span) > 4 and [t.text for t in toks[span.stop - 4 : span.stop]] == [".", "to_string", "(", ")"]:
+        span = range(span.start, span.stop - 4)  # `err.to_string()` prints what `err` holds
     items = [toks[k] for k in span if not (toks[k].kind == PUNCT and toks[k].text in ("&", "*"))]
     if self_fields and len(items) == 3 and items[0].text == "self" and items[1].text == "." and items[2].kind in (IDENT, NUM):
         fmap[items[2].text] = items[2].text
@@ -648,6 +655,7 @@ def build_table(files: Sequence[Tuple[str, str, "FileFacts"]], error_impls: Set[
     table = EnumTable()
     displays: Dict[Tuple[str, str], DisplayImpl] = {}
     display_files: Dict[Tuple[str, str], str] = {}
+    debugs: Dict[Tuple[str, str], Tuple[str, DisplayImpl]] = {}
     conversions: Dict[Tuple[str, str], Tuple[str, ArmTemplate]] = {}
     for path, crate, facts in files:
         for d in facts.displays:
@@ -660,6 +668,14 @@ def build_table(files: Sequence[Tuple[str, str, "FileFacts"]], error_impls: Set[
             if key not in displays:
                 displays[key] = d
                 display_files[key] = path
+        for d in facts.debugs:
+            debugs.setdefault((crate, d.type_name), (path, d))
+    # a Display that prints the Debug form (``write!(f, "{self:?}")``), or none at all, shows
+    # what a hand-written ``impl Debug`` writes: its arms stand in for the Display's
+    for key, (path, d) in debugs.items():
+        if key not in displays or _prints_debug(displays[key]):
+            displays[key] = d
+            display_files[key] = path
     used_displays: List[Tuple[str, str, DisplayImpl]] = []
     for path, crate, facts in files:
         for e in facts.enums:

@@ -147,9 +147,10 @@ def message_expr(toks: Sequence[Token], span: range, st: Optional[Structure] = N
             text = _concat(toks, open_idx)
             return (plain(text), None) if text is not None else (None, "expression")
         return None, "expression"
-    # String::from(x) / str::to_string(x) / Cow::from(x) / Box::from(x)
+    # String::from(x) / str::to_string(x) / Cow::from(x) / Box::from(x) ...
     if t.kind == IDENT and a + 3 < span.stop and toks[a + 1].text == "::" and toks[a + 2].kind == IDENT and toks[a + 2].text in ("from", "to_string", "to_owned", "new") and toks[a + 3].kind == OPEN and toks[a + 3].text == "(":
-        if t.text in ("String", "str", "Cow", "Box", "ToString", "Into"):
+        # ... and `SomethingError::new(message)`, e.g. cubecl's `FormattedConfigError::new(|| format!(..))`
+        if t.text in ("String", "str", "Cow", "Box", "ToString", "Into") or (t.text.endswith("Error") and toks[a + 2].text == "new"):
             close = toks[a + 3].match
             if chain_only(toks, close + 1, span.stop):
                 return message_expr(toks, range(a + 4, close), st, site_index, depth)

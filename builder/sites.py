@@ -97,6 +97,8 @@ class FileFacts:
     sites: List[Site] = field(default_factory=list)
     enums: List["enums_mod.EnumDef"] = field(default_factory=list)
     displays: List["enums_mod.DisplayImpl"] = field(default_factory=list)
+    debugs: List["enums_mod.DisplayImpl"] = field(default_factory=list)
+    """Hand-written ``impl Debug`` bodies (read where ``Display`` prints ``{self:?}``)."""
     error_impls: Set[str] = field(default_factory=set)
     constructions: List["enums_mod.Construction"] = field(default_factory=list)
     check_callers: Dict[str, Set[str]] = field(default_factory=dict)

@@ -23,6 +23,12 @@ from errhint import rustfmt
 MIDDLE_MAX = 1024
 """Longest value a middle group may capture; bounds the work of a failed search attempt."""
 
+LEAD_MAX = 256
+"""Longest value of each leading group when a template starts with several values
+(``{bind_group} {group} expects ..``): the lookbehind that captures them tries every split
+between them, so this bound keeps an attempt on a long line cheap (a label or a number is
+far shorter)."""
+
 PRUNE = "(*PRUNE)"
 """Placed after the literal that closes a group: once a value and its closing literal matched,
 a later failure abandons this start position instead of re-trying longer values (which is what
@@ -314,14 +320,15 @@ tuple), so that ``{lhs:?} {rhs:?}`` captures ``[20] [32, 20]`` as two shapes ins
 the first at its space.  Possessive, bounded, without nesting: linear per start position."""
 
 
-def _group(ph: Placeholder, position: str) -> str:
-    """The group of one placeholder; ``position`` is 'lead', 'middle', 'final' or 'open-end'."""
+def _group(ph: Placeholder, position: str, lead_limit: int = MIDDLE_MAX) -> str:
+    """The group of one placeholder; ``position`` is 'lead', 'middle', 'final' or 'open-end';
+    ``lead_limit``: the longest value a 'lead' group takes."""
     name = ph.group
     if position == "final":
         return f"(?P<{name}>[^\\n]+)"
     shape = BRACKETED if ph.debug and "#" not in ph.spec else ""
     if position == "lead":
-        return f"(?P<{name}>{shape}[^\\n]{{1,{MIDDLE_MAX}}}?)"
+        return f"(?P<{name}>{shape}[^\\n]{{1,{lead_limit}}}?)"
     if position == "open-end":
         return f"(?P<{name}>{shape}[^\\n]+?)"
     # pretty Debug ({:#?}) spreads over lines; everything else stays on one line
@@ -358,8 +365,10 @@ def _regex_of(pieces: List[Piece], final: bool, leading_anchor: bool = True) -> 
                 anchor += 1
             if anchor >= n:
                 anchor = j
+            leads = [k for k in range(anchor) if isinstance(pieces[k], Placeholder)]
             behind = "".join(
-                _group(q, "lead") if isinstance(q, Placeholder) else escape(q) for q in pieces[:anchor]
+                (_group(q, "lead", LEAD_MAX if len(leads) > 1 else MIDDLE_MAX) if isinstance(q, Placeholder) else escape(q))
+                for k, q in enumerate(pieces[:anchor])
             )
             out.append("(?<=(?:^|\\n)" + behind + ")" + escape(str(pieces[anchor])))
             i = anchor + 1
