@@ -7,12 +7,12 @@ A text is instantiated with the builder's example values (``template.synthesize`
 * a shipped pattern of its repository matches the example anywhere in it (``PlainSearch``:
   the longest pattern first, each after a cheap test of the literal text it requires), or
   matches the Debug form ``Variant("example")`` of a literal that is a named variant's payload;
-* or a record's template carries the literal itself: equal to it, ending in ``": "`` and the
-  literal, holding it between quotes, backticks or parentheses, or on a line of its own. That
-  is how a wrapping
-  Display prints its payload (burn's ``Parsing error: `{0}``` around ``Invalid class ID``), and
-  how a struct variant's Debug form prints a string field (``TypeMismatch { expected:
-  "Tensor (weight)", .. }``).
+* or a record made from a site in the literal's own file (its ``filePath`` or one of its
+  ``raisedAt`` places) carries the literal whole: at the start or after a space, quote,
+  backtick or parenthesis, and at the end or before one of those or punctuation. That is how
+  a wrapping Display prints its payload (burn's ``Parsing error: `{0}``` around ``Invalid class
+  ID``, candle's ``npy/npz error {0}``), and how a struct variant's Debug form prints a string
+  field (``TypeMismatch { expected: "Tensor (weight)", .. }``).
 
 Texts with fewer than ``MIN_LITERAL_CHARS`` literal characters are counted apart (the build
 ships no pattern that short) and are not in the share's denominator.
@@ -36,7 +36,6 @@ from builder.template import parse_format, synthesize
 MIN_SHARE = 0.95
 """The build fails when a release's share is below this."""
 
-_ENCLOSED = (('"', '"'), ("`", "`"), ("(", ")"))
 
 
 @dataclass
@@ -85,11 +84,10 @@ def carried(message: str, literal: str) -> bool:
     """Whether template ``message`` prints ``literal`` as a wrapper or a Debug field does
     (placeholders compared as holes: ``{m:?}`` and ``{k:?}`` are the same text)."""
     message, literal = _HOLE.sub("{}", message), _HOLE.sub("{}", literal)
-    if message == literal or message.endswith(": " + literal):
-        return True
-    if any(left + literal + right in message for left, right in _ENCLOSED):
-        return True
-    return "\n" in message and any(line.strip() == literal for line in message.splitlines())
+    if literal not in message:
+        return False
+    bounded = regex.compile(r"(?:^|[\s\"`(])" + regex.escape(literal) + r"(?:$|[\s\"`),:;.])")
+    return bounded.search(message) is not None
 
 
 class RepoCheck:
@@ -97,15 +95,21 @@ class RepoCheck:
 
     def __init__(self, records: Sequence[dict]) -> None:
         self.search = PlainSearch(records)
-        self.messages = [str(rec.get("errorMessage") or "") for rec in records]
+        self.messages_by_file: Dict[str, List[str]] = defaultdict(list)
+        for rec in records:
+            files = {rec.get("filePath")} | {str(r.get("file")) for r in rec.get("raisedAt") or ()}
+            for path in files - {None}:
+                self.messages_by_file[str(path)].append(str(rec.get("errorMessage") or ""))
 
     def matches(self, item: Literal) -> bool:
+        """Whether a pattern of the repository matches the text, or a record made from a site
+        in the text's own file prints it (``carried``)."""
         example = synthesize(parse_format(item.text))
         if self.search.top(example) is not None:
             return True
         if item.variant and self.search.top(f'{item.variant}("{example}")') is not None:
             return True
-        return any(carried(message, item.text) for message in self.messages)
+        return any(carried(message, item.text) for message in self.messages_by_file.get(item.path, ()))
 
 
 def measure_release(repo: str, label: str, found: Sequence[Literal], check: RepoCheck) -> LiteralRow:
@@ -190,5 +194,6 @@ def render(rows: Sequence[LiteralRow]) -> str:
         for (repo, text), labels in sorted(missed.items()):
             item = where[(repo, text)]
             shown = text if len(text) <= 100 else text[:99] + "…"
-            out.append(f"- {repo} {', '.join(labels)}: `{item.path}:{item.line}` ({item.kind}) {shown!r}")
+            span = labels[0] if len(labels) == 1 else f"{labels[0]} … {labels[-1]} ({len(labels)} releases)"
+            out.append(f"- {repo} {span}: `{item.path}:{item.line}` ({item.kind}) {shown!r}")
     return "\n".join(out) + "\n"

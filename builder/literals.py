@@ -33,6 +33,8 @@ _MACRO_AFTER_COND = re.compile(r"\b(?:ensure|assert|assert_eq|assert_ne)!\s*\(")
 _EXPECT = re.compile(r"\.expect\(\s*" + _STRING)
 _ERR_OPEN = re.compile(r"\bErr\(|\b(?:[A-Z]\w*)?Error::(?P<variant>[A-Z]\w*)\(")
 _IN_ERROR = re.compile(r'format!\(\s*' + _STRING + r'|' + _STRING + r'\s*\.(?:into|to_string|to_owned)\(\)')
+_PATTERN_ARM = re.compile(r"\s*\w*\s*\)[\s)]*(?:=>|\||,\s*(?:Ok|Err|Some|None|_)\b)")
+"""What follows ``Err(`` in a pattern (``Err(_) =>``, ``(Err(e), Ok(b)) =>``)."""
 _NEAR = 240
 """Characters after ``Err(`` / ``Error::X(`` searched for the literal that builds it."""
 
@@ -139,6 +141,8 @@ def literals_of_file(path: str, text: str) -> Iterator[Literal]:
     for m in _EXPECT.finditer(code):
         yield Literal(path, _line_of(code, m.start()), "expect", unescape(m.group(1)))
     for m in _ERR_OPEN.finditer(code):
+        if _PATTERN_ARM.match(code, m.end()):
+            continue  # `Err(_) => ..` / `Err(e) =>`: a match arm's pattern, not an error built
         window = code[m.end() : m.end() + _NEAR]
         inner = _IN_ERROR.search(window)
         if inner is not None and "\n\n" not in window[: inner.start()]:

@@ -22,6 +22,8 @@ def _record(rid, repo, message, pattern):
     ("I/O error: Offset overflow: {}", "Offset overflow: {}"),
     ("An error caused the compilation to fail\nCaused by:\n  Unable to load the module. STATUS: {status}\nBacktrace", "Unable to load the module. STATUS: {}"),
     ('config is invalid: "Tile shape {k:?} should be divisible by {lhs:?}"', "Tile shape {m:?} should be divisible by {rhs:?}"),
+    ("npy/npz error magic string mismatch", "magic string mismatch"),
+    ("shape mismatch for {name}, got: {got:?}, expected {expected:?}", "shape mismatch for {path}"),
 ])
 def test_a_template_carries_a_literal_where_it_prints_it(message, literal):
     assert lc.carried(message, literal)
@@ -29,8 +31,8 @@ def test_a_template_carries_a_literal_where_it_prints_it(message, literal):
 
 @pytest.mark.parametrize("message, literal", [
     ("Parsing error: `Invalid class IDs`", "Invalid class ID"),
-    ("Invalid class ID found", "Invalid class ID"),
-    ("the Invalid class ID", "Invalid class ID"),
+    ("Invalid class IDs found", "Invalid class ID"),
+    ("theInvalid class ID", "Invalid class ID"),
     ("Tile shape {k:?} should be divisible", "Tile shape {m:?} should be divisible by {rhs:?}"),
 ])
 def test_a_template_that_only_shares_words_does_not_carry_it(message, literal):
@@ -55,6 +57,16 @@ def test_a_named_variants_payload_is_matched_in_its_debug_form():
     check = lc.RepoCheck([_record("r1", "o/r", 'Cuda({0})', r'Cuda\("no cuda implementation for (?P<op>[^"]+)"\)')])
     assert check.matches(_lit("no cuda implementation for {op}", variant="Cuda"))
     assert not check.matches(_lit("no cuda implementation for {op}"))
+
+
+def test_a_carried_text_counts_only_for_a_record_of_its_own_file():
+    rec = {"id": "n1", "repo": "o/r", "errorMessage": "npy/npz error magic string mismatch",
+           "messagePattern": "npy/npz error magic string mismatch", "filePath": "core/src/npy.rs",
+           "raisedAt": [{"file": "core/src/npz.rs", "line": 3}]}
+    check = lc.RepoCheck([rec])
+    assert check.matches(_lit("magic string mismatch", path="core/src/npy.rs"))
+    assert check.matches(_lit("magic string mismatch", path="core/src/npz.rs"))
+    assert not check.matches(_lit("magic string mismatch", path="core/src/other.rs"))
 
 
 def test_dependency_rules_and_shared_homes_apply_as_in_the_miner():

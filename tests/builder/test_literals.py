@@ -67,3 +67,19 @@ def test_test_paths_are_left_out() -> None:
 def test_unescape() -> None:
     assert lit.unescape(r"a\tb\\c\u{e9}") == "a\tb\\c\u00e9"
     assert lit.unescape("first \\\n        second") == "first second"
+
+
+def test_a_match_arm_on_err_is_not_an_error_built() -> None:
+    code = r'''
+fn repr(&self) -> String {
+    match (self.a(), self.b()) {
+        (Err(_), Err(_)) => "Descriptor[a: unknown, b: unknown]".to_string(),
+        (Err(e), Ok(b)) => format!("Descriptor[a: unknown, b: {b}]"),
+        (Ok(_), _) => Err(Error::Msg("an error that is built".to_string())),
+    }
+}
+'''
+    texts = [item.text for item in lit.literals_of_file("candle-pyo3/src/onnx.rs", code)]
+    assert set(texts) == {"an error that is built"}
+    macros = {item.text: item.macro for item in lit.literals_of_file("a/src/x.rs", 'unreachable!("never here"); panic!("boom here")')}
+    assert macros == {"never here": "unreachable", "boom here": "panic"}

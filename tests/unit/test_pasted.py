@@ -261,14 +261,19 @@ def test_the_candle_wrapper_follows_the_cuda_error_with_the_module_name() -> Non
 
 
 def test_a_cubecl_matmul_error_unwrapped_by_autotune_leads() -> None:
+    """What burn 0.18's matmul autotune prints when a kernel is unavailable: burn-cubecl turns
+    cubecl-matmul's error into a string with `format!("{err:?}")` (its hand-written Debug, which
+    nests the availability error's own Debug), cubecl-runtime wraps it in
+    `AutotuneError::Unknown` and `expect`s it."""
     text = (
         "thread '<unnamed>' panicked at /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/"
-        "cubecl-runtime-0.6.0/src/tune/local.rs:10:5:\nShould run when selected by autotune.: "
-        "Unavailable(CmmaInstructionUnavailable { input: f16, output: f32, size: Some(MatmulSize { m: 16, n: 16, k: 16 }) })"
+        "cubecl-runtime-0.6.0/src/tune/local.rs:155:26:\nShould run when selected by autotune.: "
+        'Unknown("Unable to launch matmul because a required feature is unavailable: Cmma on inputs '
+        'Float(F16) and outputs Float(F32) with shape m=16, n=16, k=16 not supported.\\n\\n")'
     )
     got = errhint.explain(text, exc_type="pyo3_runtime.PanicException")
     assert got[0].record.repo == "tracel-ai/cubecl" and "cubecl-matmul" in got[0].record.file_path
-    assert "CmmaInstructionUnavailable" in got[0].record.error_message
+    assert got[0].record.error_message.startswith("Cmma on inputs")
     assert any("autotune" in m.record.error_message for m in got[1:])  # the wrapper, after it
 
 
@@ -303,3 +308,16 @@ def test_a_custom_op_without_a_cuda_kernel_is_recognised(text: str) -> None:
     top = errhint.explain(text)[0]
     assert top.record.errorMessage == "no cuda implementation for {op}"
     assert top.captures["op"] == text.split("for ")[1].split('"')[0]
+
+
+@pytest.mark.parametrize("text", [
+    'Metal(Message("no metal implementation for softmax-last-dim"))',          # candle < 0.8.2 Debug form
+    "Error: Metal error no metal implementation for rms-norm",                 # candle >= 0.8.2, Rust main
+    'WithBacktrace { inner: Metal(Message("no metal implementation for rotary-emb")), backtrace: <disabled> }',
+])
+def test_a_custom_op_without_a_metal_kernel_is_recognised(text: str) -> None:
+    """The same default body for `metal_fwd` (`Error::Metal(format!(..).into())`): its mined
+    record, in the Display form, the Debug form and a Rust main's `Error: ` line."""
+    top = errhint.explain(text)[0]
+    assert top.record.errorMessage == "Metal error no metal implementation for {}"
+    assert top.captures["arg0"] == text.split("for ")[1].split('"')[0]
