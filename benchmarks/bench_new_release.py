@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 NEWEST = {"huggingface/candle": None, "tracel-ai/burn": None}
-"""Repositories whose newest release is dropped (the label is read from sources.json)."""
+"""Repositories whose newest release (and the default branch after it) is dropped; the labels
+are read from sources.json."""
 CHANGED = 0.6
 """How close (``difflib.SequenceMatcher`` ratio of the two templates) an earlier template
 at the same place must be for a message to count as changed rather than new."""
@@ -48,21 +49,24 @@ def _records(folder: Path) -> List[dict]:
     return out
 
 
-def reduced_root(tmp: Path) -> Dict[str, str]:
-    """Write the reduced curation root into ``tmp``; returns repo -> dropped label."""
+def reduced_root(tmp: Path) -> Dict[str, List[str]]:
+    """Write the reduced curation root into ``tmp``; returns repo -> dropped labels."""
     shutil.copytree(ROOT / "curation", tmp / "curation")
     sources_path = tmp / "curation" / "sources.json"
     sources = json.loads(sources_path.read_text(encoding="utf-8"))
-    dropped: Dict[str, str] = {}
+    dropped: Dict[str, List[str]] = {}
     for repo in NEWEST:
         entries = [s for s in sources["sources"] if s["repo"] == repo]
-        newest = entries[-1]  # sources.json lists each repository's releases oldest first
-        dropped[repo] = newest["label"]
-        sources["sources"].remove(newest)
+        # sources.json lists each repository's releases oldest first, the default branch (if
+        # any) last: the newest release goes, and the branch after it (it holds the same texts)
+        newest = max(i for i, s in enumerate(entries) if not s.get("branch"))
+        dropped[repo] = [s["label"] for s in entries[newest:]]
+        for s in entries[newest:]:
+            sources["sources"].remove(s)
     sources_path.write_text(json.dumps(sources, indent=1), encoding="utf-8")
     deps_path = tmp / "curation" / "dependency_sources.json"
     deps = json.loads(deps_path.read_text(encoding="utf-8"))
-    gone = {f"{repo}@{label}" for repo, label in dropped.items()}
+    gone = {f"{repo}@{label}" for repo, labels in dropped.items() for label in labels}
     kept = []
     for entry in deps.get("sources", []):
         pulled = [p for p in entry.get("pulledInBy", []) if p not in gone]
@@ -86,15 +90,15 @@ def build(tmp: Path, mirror_root: str) -> Path:
     return out
 
 
-def cases(full: List[dict], dropped: Dict[str, str]) -> List[Tuple[dict, str]]:
+def cases(full: List[dict], dropped: Dict[str, List[str]]) -> List[Tuple[dict, str]]:
     from builder.template import parse_format, synthesize
 
     import regex
 
     out = []
     for rec in full:
-        label = dropped.get(rec["repo"])
-        if label is None or rec.get("versions") != [label]:
+        labels = dropped.get(rec["repo"])
+        if labels is None or not rec.get("versions") or not set(rec["versions"]) <= set(labels):
             continue
         text = synthesize(parse_format(rec["errorMessage"]))
         if regex.search(rec["messagePattern"], text, regex.DOTALL) is None:
@@ -115,7 +119,7 @@ def exception_type(rec: dict) -> str:
     return "pyo3_runtime.PanicException" if rec.get("errorType") == "panic" else "ValueError"
 
 
-def earlier(rec: dict, full: List[dict], dropped: str, reduced_ids: set) -> List[dict]:
+def earlier(rec: dict, full: List[dict], dropped: List[str], reduced_ids: set) -> List[dict]:
     """The templates ``rec``'s replaced: records of the full dataset in the same repository
     and file (or of the same error variant) that exist in releases before ``dropped`` but
     not in it, and read nearly the same as ``rec``'s template, character by character
@@ -126,7 +130,7 @@ def earlier(rec: dict, full: List[dict], dropped: str, reduced_ids: set) -> List
     variant = (rec.get("variant") or {}).get("name")
     out = []
     for r in full:
-        if r["repo"] != rec["repo"] or dropped in (r.get("versions") or []) or r["id"] not in reduced_ids:
+        if r["repo"] != rec["repo"] or set(dropped) & set(r.get("versions") or []) or r["id"] not in reduced_ids:
             continue
         same_place = r["filePath"] == rec["filePath"] or (variant and (r.get("variant") or {}).get("name") == variant)
         if same_place and SequenceMatcher(None, r["errorMessage"], rec["errorMessage"]).ratio() >= CHANGED:

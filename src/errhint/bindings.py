@@ -5,7 +5,7 @@ source location points at one of them."""
 
 import sys
 from functools import lru_cache
-from typing import Dict, FrozenSet, NamedTuple, Optional
+from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
 
 from errhint._lazyre import LazyPattern
 
@@ -65,6 +65,27 @@ def of_path(path: str) -> Optional[str]:
         if f"/{name}/" in norm or norm.startswith(f"{name}/"):
             return name
     return None
+
+
+_REGISTRY_CRATE = LazyPattern(r"(?:^|/)(?P<crate>[a-z][\w-]*?)-(?P<major>\d+)\.(?P<minor>\d+)\.\d+[^/]*/")
+_RELEASE_REPOS = (("candle", CANDLE), ("burn", BURN), ("onnx-ir", BURN), ("cubecl", "tracel-ai/cubecl"))
+"""Crate-name prefix -> the repository whose release labels the crate's version names (these
+crates share their repository's version; wgpu and cudarc are left out: their records carry
+stand-in releases)."""
+
+
+def release_of_location(location: Optional[str]) -> Optional[Tuple[str, Tuple[int, int]]]:
+    """``(repository, (major, minor))`` of the crate in a cargo registry path
+    (``.../cubecl-runtime-0.6.0/src/tune/local.rs:155:26`` -> ``("tracel-ai/cubecl", (0, 6))``),
+    or None."""
+    if not location:
+        return None
+    m = _REGISTRY_CRATE.search(location.replace("\\", "/"))
+    if not m:
+        return None
+    crate = m.group("crate")
+    repo = next((repo for prefix, repo in _RELEASE_REPOS if crate.startswith(prefix)), None)
+    return None if repo is None else (repo, (int(m.group("major")), int(m.group("minor"))))
 
 
 def repo_of_location(location: Optional[str]) -> Optional[str]:

@@ -81,7 +81,7 @@ def _hit(
         kind, coverage, literal, meta.repo, meta.error_type, meta.site_kind, meta.error_class,
         meta.versions, meta.pulled_in_by, item.exc_type, cand.error_type, cand.site_kinds,
         cand.repo_hint, bool(cand.variant) and meta.variant == cand.variant, bool(cand.variant),
-        item.depth, cand.weight, meta.generic,
+        item.depth, cand.weight, meta.generic, cand.release_hint,
     )
 
 

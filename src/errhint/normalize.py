@@ -16,7 +16,7 @@ from typing import Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Tuple
 
 from errhint import rustdebug
 from errhint._lazyre import LazyPattern
-from errhint.bindings import BURN, repo_of_location
+from errhint.bindings import BURN, release_of_location, repo_of_location
 from errhint.displays import MAX_VARIANT_DEPTH, Templates, display_of, no_templates, renderings, with_std
 from errhint.rustdebug import Value
 
@@ -40,6 +40,8 @@ class Candidate(NamedTuple):
     captures: Mapping[str, str] = _EMPTY
     form: str = "display"
     repo_hint: Optional[str] = None
+    release_hint: Optional[Tuple[str, Tuple[int, int]]] = None
+    """The repository and (major, minor) release of the crate a Rust panic location names."""
     weight: float = 1.0
     alt: Optional[str] = None
     """For a Debug variant rebuilt with one of several templates: the Debug text, shared by
@@ -290,6 +292,7 @@ def candidates(
         return []
     error_type: Optional[str] = "panic" if is_panic else ("exception" if exc_type else None)
     hint = repo_of_location(location)
+    release = release_of_location(location)
 
     if _TENSOR_CHECK in text[:200]:
         return tensor_check_candidates(text)
@@ -300,7 +303,7 @@ def candidates(
         if value is not None:
             found = debug_candidates(value, templates, error_type="exception")
             if found:
-                return [_with_hint(c, hint) for c in found]
+                return [_with_hint(c, hint, release) for c in found]
 
     if not is_panic:
         value = parse_debug(text)
@@ -312,11 +315,13 @@ def candidates(
     if is_panic or error_type is None:
         special = _panic_candidates(text, templates, error_type)
         if special:
-            return [_with_hint(c, hint) for c in special]
-    return [_candidate(text, error_type=error_type, repo_hint=hint)]
+            return [_with_hint(c, hint, release) for c in special]
+    return [_candidate(text, error_type=error_type, repo_hint=hint)._replace(release_hint=release)]
 
 
-def _with_hint(c: Candidate, hint: Optional[str]) -> Candidate:
+def _with_hint(c: Candidate, hint: Optional[str], release: Optional[Tuple[str, Tuple[int, int]]] = None) -> Candidate:
+    if release is not None and c.release_hint is None:
+        c = c._replace(release_hint=release)
     if hint is None or c.repo_hint is not None:
         return c
     return c._replace(repo_hint=hint)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, Iterable, Mapping, NamedTuple, Optional, Tuple
 
 from errhint import bindings
-from errhint.versions import is_release, version_key
+from errhint.versions import is_release, minor_of, version_key
 
 
 PANIC_TYPES = ("PanicException",)
@@ -86,6 +86,8 @@ class Hit(NamedTuple):
     generic: bool = False
     """The record is marked over-generic (its pattern also matches more specific records'
     messages): it ranks below a specific match of the same text."""
+    cand_release: Optional[Tuple[str, Tuple[int, int]]] = None
+    """The repository and (major, minor) release a Rust panic location in the text names."""
 
 
 def pick_label(installed: str, labels: Iterable[str]) -> Optional[str]:
@@ -160,6 +162,7 @@ def raw_score(hit: Hit, evidence: Evidence) -> float:
 
     s += _repo_term(hit, evidence)
     s += _version_term(hit, evidence)
+    s += _location_release_term(hit)
     s -= 0.02 * min(hit.depth, 3)
     if hit.generic:
         s -= GENERIC_PENALTY
@@ -201,6 +204,16 @@ def _repo_term(hit: Hit, evidence: Evidence) -> float:
     if loaded:
         return 0.02 if not repos.isdisjoint(loaded) else -0.05
     return 0.0
+
+
+def _location_release_term(hit: Hit) -> float:
+    """A panic location in a crate of the record's repository names the release that raised
+    it: a record of that release beats one the release does not have (cubecl 0.6's
+    ``Unknown("..")`` is an autotune error, cubecl 0.8's an I/O error)."""
+    if hit.cand_release is None or hit.cand_release[0] != hit.repo or not hit.versions:
+        return 0.0
+    wanted = hit.cand_release[1]
+    return 0.03 if any(minor_of(v) == wanted for v in hit.versions) else -0.15
 
 
 def _version_term(hit: Hit, evidence: Evidence) -> float:

@@ -35,3 +35,9 @@ def version_key(label: str) -> Key:
 def is_release(label: str) -> bool:
     """Whether ``label`` is a release label (not the branch, not other text)."""
     return version_key(label)[0] == 0
+
+
+def minor_of(label: str) -> Tuple[int, ...]:
+    """``(major, minor)`` of a release label (``v0.18.0`` -> ``(0, 18)``); ``()`` otherwise."""
+    key = version_key(label)
+    return tuple(key[1][:2]) if key[0] == 0 and isinstance(key[1], tuple) else ()

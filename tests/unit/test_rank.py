@@ -143,3 +143,31 @@ def test_generic_records_rank_below_specific_ones() -> None:
     assert rank.raw_score(specific, NONE) > rank.raw_score(generic, NONE)
     assert score(generic, NONE) >= 0.5  # still a credible hint on its own
 
+
+
+def test_a_panic_location_names_the_release_whose_records_win() -> None:
+    """``.../cubecl-runtime-0.6.0/src/...`` in a pasted panic: a cubecl record of 0.6 beats one
+    only later releases have; records of other repositories are not touched."""
+    cubecl = "tracel-ai/cubecl"
+    at = (cubecl, (0, 6))
+    in_release = score(hit(repo=cubecl, versions=("v0.4.0", "v0.6.0"), cand_release=at), NONE)
+    later_only = score(hit(repo=cubecl, versions=("v0.8.0", "v0.8.1"), cand_release=at), NONE)
+    unknown = score(hit(repo=cubecl, versions=("v0.8.0", "v0.8.1")), NONE)
+    assert in_release > unknown > later_only
+    assert score(hit(cand_release=at), NONE) == score(hit(), NONE)  # a candle record
+
+
+@pytest.mark.parametrize("location, expected", [
+    ("/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/cubecl-runtime-0.6.0/src/tune/local.rs:155:26",
+     ("tracel-ai/cubecl", (0, 6))),
+    ("/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/burn-tensor-0.18.0/src/tensor/api/check.rs:1:1",
+     (BURN, (0, 18))),
+    ("C:\\Users\\u\\.cargo\\registry\\src\\index.crates.io-1\\candle-core-0.4.2\\src\\shape.rs:12:5", (CANDLE, (0, 4))),
+    ("/root/.cargo/registry/src/index.crates.io-1/wgpu-core-25.0.2/src/device/mod.rs:1:1", None),
+    ("src/main.rs:3:5", None),
+    (None, None),
+])
+def test_release_of_a_cargo_registry_location(location, expected) -> None:  # type: ignore[no-untyped-def]
+    from errhint.bindings import release_of_location
+
+    assert release_of_location(location) == expected
