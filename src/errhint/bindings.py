@@ -34,10 +34,8 @@ versions; pyburn 0.1.7 (wrap-burn) runs burn 0.18."""
 MODULES = tuple(BINDINGS)
 REPOS = frozenset(repo for binding in BINDINGS.values() for repo in binding.repos)
 
-_CRATE_PATH = LazyPattern(r"(?:^|/)(?P<crate>(?:candle|burn)[\w-]*?)-(?P<version>\d+\.\d+\.\d+)/")
 _CRATE_REPOS = (("candle", CANDLE), ("burn", BURN))
 """Crate-name prefix -> the repository its crates come from (a cargo registry path names the crate)."""
-
 
 @lru_cache(maxsize=16)
 def repos_of(modules: FrozenSet[str]) -> FrozenSet[str]:
@@ -74,27 +72,27 @@ crates share their repository's version; wgpu and cudarc are left out: their rec
 stand-in releases)."""
 
 
+def _registry_crate(location: Optional[str], table: Tuple[Tuple[str, str], ...]) -> Optional[Tuple[str, int, int]]:
+    """``(repository, major, minor)`` of the first ``<crate>-x.y.z/`` folder of a path whose
+    crate name starts with a prefix of ``table``, or None."""
+    for m in _REGISTRY_CRATE.finditer((location or "").replace("\\", "/")):
+        crate = m.group("crate")
+        repo = next((repo for prefix, repo in table if crate.startswith(prefix)), None)
+        if repo is not None:
+            return repo, int(m.group("major")), int(m.group("minor"))
+    return None
+
+
 def release_of_location(location: Optional[str]) -> Optional[Tuple[str, Tuple[int, int]]]:
     """``(repository, (major, minor))`` of the crate in a cargo registry path
     (``.../cubecl-runtime-0.6.0/src/tune/local.rs:155:26`` -> ``("tracel-ai/cubecl", (0, 6))``),
     or None."""
-    if not location:
-        return None
-    m = _REGISTRY_CRATE.search(location.replace("\\", "/"))
-    if not m:
-        return None
-    crate = m.group("crate")
-    repo = next((repo for prefix, repo in _RELEASE_REPOS if crate.startswith(prefix)), None)
-    return None if repo is None else (repo, (int(m.group("major")), int(m.group("minor"))))
+    found = _registry_crate(location, _RELEASE_REPOS)
+    return None if found is None else (found[0], (found[1], found[2]))
 
 
 def repo_of_location(location: Optional[str]) -> Optional[str]:
     """The repository of a Rust source location in a cargo registry path
     (``.../candle-core-0.4.2/src/shape.rs:12:5`` -> ``huggingface/candle``), or None."""
-    if not location:
-        return None
-    m = _CRATE_PATH.search(location.replace("\\", "/"))
-    if not m:
-        return None
-    crate = m.group("crate")
-    return next(repo for prefix, repo in _CRATE_REPOS if crate.startswith(prefix))
+    found = _registry_crate(location, _CRATE_REPOS)
+    return None if found is None else found[0]
