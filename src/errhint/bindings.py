@@ -37,6 +37,7 @@ REPOS = frozenset(repo for binding in BINDINGS.values() for repo in binding.repo
 _CRATE_REPOS = (("candle", CANDLE), ("burn", BURN))
 """Crate-name prefix -> the repository its crates come from (a cargo registry path names the crate)."""
 
+
 @lru_cache(maxsize=16)
 def repos_of(modules: FrozenSet[str]) -> FrozenSet[str]:
     """The repositories the binding packages ``modules`` bring (unknown names give none)."""
@@ -75,7 +76,9 @@ stand-in releases)."""
 def _registry_crate(location: Optional[str], table: Tuple[Tuple[str, str], ...]) -> Optional[Tuple[str, int, int]]:
     """``(repository, major, minor)`` of the first ``<crate>-x.y.z/`` folder of a path whose
     crate name starts with a prefix of ``table``, or None."""
-    for m in _REGISTRY_CRATE.finditer((location or "").replace("\\", "/")):
+    if not location:
+        return None
+    for m in _REGISTRY_CRATE.finditer(location.replace("\\", "/")):
         crate = m.group("crate")
         repo = next((repo for prefix, repo in table if crate.startswith(prefix)), None)
         if repo is not None:

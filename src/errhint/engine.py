@@ -80,7 +80,7 @@ def lookup(
 
     def run() -> List[Match]:
         # the failing statement of the user's code: read once, and only when something matched
-        site = functools.lru_cache(maxsize=1)(lambda: advice.call_site(exc))
+        site = functools.lru_cache(maxsize=None)(lambda: advice.call_site(exc))
         matches = _run(extract.from_exception(exc), limit, min_score, repos, LOOKUP_DEADLINE,
                        keep=lambda found: advice.relevant(found, exc, site() if found else None))
         return advice.apply(matches, exc=exc, site=site() if matches else None)  # advice, fix code, chosen site

@@ -316,7 +316,7 @@ def candidates(
         special = _panic_candidates(text, templates, error_type)
         if special:
             return [_with_hint(c, hint, release) for c in special]
-    return [_candidate(text, error_type=error_type, repo_hint=hint)._replace(release_hint=release)]
+    return [_with_hint(_candidate(text, error_type=error_type), hint, release)]
 
 
 def _with_hint(c: Candidate, hint: Optional[str], release: Optional[Tuple[str, Tuple[int, int]]] = None) -> Candidate:

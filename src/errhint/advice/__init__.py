@@ -61,40 +61,35 @@ def advise(ctx: Context) -> Optional[Advice]:
     return None
 
 
-_FIND = object()
-"""Default of ``site``: find the call site from ``exc``."""
-
-
 def apply(matches: Sequence["Match"], exc: Optional[BaseException] = None, language: Optional[str] = None,
-          site: Any = _FIND) -> List["Match"]:
+          site: Any = None) -> List["Match"]:
     """``matches`` without unrelated ones (``relevance.py``), with captures cleaned, typed
     values, advice, fix code and chosen site.
 
     ``exc``: the live exception (Python fix code from its traceback); ``language``: for a
     text, ``python`` when it came with a Python traceback, else ``rust``; ``site``: the
-    failing statement if the caller already has it (``call_site(exc)``), else it is found.
+    failing statement in ``exc``'s traceback (``call_site(exc)``), None when unknown.
     """
     if not matches:
         return list(matches)
-    call = call_site(exc) if site is _FIND else site
-    matches = _relevant(matches, exc, call)
+    matches = _relevant(matches, exc, site)
     python = exc is not None or language == base.PYTHON
     out = []
     for m in matches:
         try:
-            out.append(_one(m, call, python))
+            out.append(_one(m, site, python))
         except Exception:
             out.append(m)
     return out
 
 
-def relevant(matches: Sequence["Match"], exc: Optional[BaseException] = None, site: Any = _FIND) -> List["Match"]:
+def relevant(matches: Sequence["Match"], exc: Optional[BaseException] = None, site: Any = None) -> List["Match"]:
     """``matches`` without the ones unrelated to this error (``relevance.py``); nothing else
     changes. The engine asks this before it decides that its structured pass found nothing;
     ``site`` as for ``apply``."""
     if not matches:
         return list(matches)
-    return _relevant(matches, exc, call_site(exc) if site is _FIND else site)
+    return _relevant(matches, exc, site)
 
 
 def call_site(exc: Optional[BaseException]) -> Any:

@@ -14,7 +14,6 @@ import _thread
 import ast
 import builtins
 import copy
-import functools
 import linecache
 import os
 import sys
@@ -35,19 +34,17 @@ _STDLIB = os.path.dirname(os.__file__) + os.sep
 under it, have no Python frames)."""
 
 
-@functools.lru_cache(maxsize=256)
-def _is_user_file(name: str, filename: str) -> bool:
-    """Whether code of module ``name`` in ``filename`` is the user's: not errhint, not a
-    binding package, not the standard library (a module's verdict never changes)."""
+def _is_user_frame(frame: Any) -> bool:
+    """Whether a frame runs the user's code: not errhint, not a binding package, not the
+    standard library."""
+    name = frame.f_globals.get("__name__", "")
+    if not isinstance(name, str):
+        return False
     top = name.split(".", 1)[0]
+    filename = frame.f_code.co_filename
     if top in BINDING_PACKAGES or top == "errhint" or filename.startswith("<frozen"):
         return False
     return not (filename.startswith(_STDLIB) and "site-packages" not in filename)
-
-
-def _is_user_frame(frame: Any) -> bool:
-    name = frame.f_globals.get("__name__", "")
-    return isinstance(name, str) and _is_user_file(name, frame.f_code.co_filename)
 
 
 class CallSite:
@@ -187,14 +184,6 @@ def _parse(text: str) -> Optional[ast.Module]:
     return tree
 
 
-@functools.lru_cache(maxsize=64)
-def _statement_in(text: str, line: int) -> Optional[ast.stmt]:
-    """The statement at ``line`` of source ``text`` (None if it does not parse); an error
-    repeated in a loop finds it once. Statements are never changed (rewrites copy them)."""
-    tree = _parse(text)
-    return None if tree is None else _statement(tree, line)
-
-
 def _statement(tree: ast.AST, line: int) -> Optional[ast.stmt]:
     """The innermost simple statement spanning ``line``; only nodes that span it are visited."""
     best = None
@@ -258,7 +247,10 @@ def find(exc: BaseException) -> Optional[CallSite]:
     text = "".join(lines)
     if not text or len(text) > MAX_SOURCE:
         return None
-    stmt = _statement_in(text, line)
+    tree = _parse(text)
+    if tree is None:
+        return None
+    stmt = _statement(tree, line)
     if stmt is None:
         return None
     return CallSite(frame, stmt, _node_at(stmt, _position(user)), tuple(deeper))
