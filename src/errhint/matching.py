@@ -289,13 +289,21 @@ def approximate(ds: Dataset, items: Sequence[extract.Item], evidence: rank.Evide
             if not (strong or item.exc_type or cand.repo_hint):
                 continue  # a bare text and an imported binding: too little to call it that binding's
             for ix in ds.indexes:
-                table = similar.table(ix, lambda i, ix=ix: ix.row(i)[LITERALS])
-                template = lambda i, ix=ix: similar.template_words(ix.record(i).get("errorMessage") or "")  # noqa: E731
-                for i, sim in table.nearest(cand.text, template):
+
+                def allowed(i: int, ix: LoadedIndex = ix) -> bool:
                     meta = ix.meta(i)
                     owners = {meta.repo} | {p.split("@", 1)[0] for p in meta.pulled_in_by}
-                    if meta.repo in excluded or not owners & likely:
-                        continue
-                    hit = _hit(ix, i, cand, item, "approximate", sim, 0, meta)
-                    found.append(Found(rank.raw_score(hit, evidence) * sim, ix, i, cand, (), "approximate", (0, 0), item.exc_type))
+                    return meta.repo not in excluded and bool(owners & likely)
+
+                def template(i: int, ix: LoadedIndex = ix) -> str:
+                    return (ix.record(i).get("errorMessage") or "") if allowed(i) else ""
+
+                table = similar.table(ix, lambda i, ix=ix: ix.row(i)[LITERALS])
+                near = table.nearest_line(cand.text, template) or table.nearest(
+                    cand.text, lambda i: similar.template_words(template(i))
+                )
+                for i, sim in near:
+                    if allowed(i):
+                        hit = _hit(ix, i, cand, item, "approximate", sim, 0, ix.meta(i))
+                        found.append(Found(rank.raw_score(hit, evidence) * sim, ix, i, cand, (), "approximate", (0, 0), item.exc_type))
     return found

@@ -16,6 +16,7 @@ The table is built once per index on first use (thread-safe), about 4,600 short 
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 
@@ -45,6 +46,18 @@ MAX_COMPARED = 24
 """Rows compared in full per text (those sharing the most words with it)."""
 COMMON = 0.05
 """A word in more than this share of the rows does not select candidate rows on its own."""
+LINE_MAX = 160
+"""A message line longer than this is not compared as a whole (``nearest_line``)."""
+PREFIX = 6
+"""Leading characters (lowercased) by which ``nearest_line`` picks the rows to compare."""
+MIN_LITERAL = 8
+"""Characters other than spaces that a template's literal text needs before
+``nearest_line`` compares it at all (``IO error: `` has 8)."""
+RESEMBLANCE = 0.88
+"""``SequenceMatcher`` ratio of a whole line to a template without placeholders at which
+``nearest_line`` takes one for the other (``Could not get home directory`` →
+``Could not get cache directory``: 0.91; two different ops' ``X not supported for bool
+tensors``: 0.85, left apart)."""
 
 _lock = threading.Lock()
 _tables: "weakref.WeakKeyDictionary[object, Table]" = weakref.WeakKeyDictionary()
@@ -106,7 +119,9 @@ def row_words(literals: Sequence[str], cut: int = 40) -> List[str]:
 class Table:
     """Literal words per row of one index, and the rows of each word."""
 
-    def __init__(self, row_words: Sequence[FrozenSet[str]]) -> None:
+    def __init__(self, row_words: Sequence[FrozenSet[str]], leads: Optional[Sequence[str]] = None) -> None:
+        """``row_words[i]``: row i's content words; ``leads[i]``: its first literal run (the
+        rows ``nearest_line`` may compare)."""
         self.row_words = list(row_words)
         self.rows_of: Dict[str, List[int]] = {}
         for i, ws in enumerate(self.row_words):
@@ -114,6 +129,10 @@ class Table:
                 self.rows_of.setdefault(w, []).append(i)
         n = max(1, len(self.row_words))
         self.common = max(8, int(COMMON * n))
+        self.rows_by_prefix: Dict[str, List[int]] = {}
+        for i, lead in enumerate(leads or ()):
+            if len(lead) >= PREFIX:
+                self.rows_by_prefix.setdefault(lead[:PREFIX].lower(), []).append(i)
 
     def weight(self, word: str) -> float:
         """Rarer words count more (1 / log-ish of how many rows have it)."""
@@ -148,6 +167,25 @@ class Table:
         out.sort(key=lambda item: (-item[1], item[0]))
         return out[:MAX_RESULTS]
 
+    def nearest_line(self, text: str, template_of: Callable[[int], str]) -> List[Tuple[int, float]]:
+        """Rows whose whole template reads as the first line of ``text`` apart from letter
+        case, a payload left off the end, or (for a template without placeholders) a
+        changed word: ``IO error: {0}`` for ``io error: ..``, ``Invalid id. {err}`` for
+        ``Invalid id.``, ``Could not get home directory`` for ``Could not get cache
+        directory``. For the short messages ``nearest`` leaves alone (too few words to go by);
+        only rows whose template starts with the line's first characters are compared.
+        Best first, with a similarity below 1."""
+        line = text.strip().split("\n", 1)[0].strip()
+        if not MIN_LITERAL <= len(line) <= LINE_MAX:
+            return []
+        out: List[Tuple[int, float]] = []
+        for i in self.rows_by_prefix.get(line[:PREFIX].lower(), ()):
+            sim = _line_similarity(template_of(i), line)
+            if sim > 0:
+                out.append((i, sim))
+        out.sort(key=lambda item: (-item[1], item[0]))
+        return out[:MAX_RESULTS]
+
     def _similarity(self, row: FrozenSet[str], tw: List[str]) -> float:
         """Recall of the row's words in the text and precision within the stretch of text
         between the first and the last word they share (a prefix or suffix added around the
@@ -176,6 +214,27 @@ class Table:
         return recall * (0.5 + 0.5 * precision)
 
 
+def _line_similarity(template: str, line: str) -> float:
+    """How well ``line`` reads as ``template`` (see ``Table.nearest_line``); 0 when it does not."""
+    pieces = [p.replace("{{", "{").replace("}}", "}") for p in _PLACEHOLDER.split(template)]
+    literal = "".join(pieces).strip()
+    if sum(not ch.isspace() for ch in literal) < MIN_LITERAL or len(literal) < len(line) / 2:
+        return 0.0  # mostly placeholder: a short opening and a long payload could be anyone's
+    loose = r"(?:.*?)".join(r"\s*".join(re.escape(word) for word in piece.split()) for piece in pieces)
+    if re.fullmatch(loose + r"\s*", line, re.IGNORECASE | re.DOTALL):
+        return 0.9
+    if len(pieces) == 1:
+        from difflib import SequenceMatcher
+
+        ratio = SequenceMatcher(None, literal.lower(), line.lower()).ratio()
+        if ratio >= RESEMBLANCE:
+            return 0.9 * ratio
+    return 0.0
+
+
+_PLACEHOLDER = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
+
+
 def _respelled(word: str, candidates: List[str]) -> Optional[str]:
     if len(word) < 5:
         return None
@@ -199,6 +258,7 @@ def table(ix: object, literals_of: "object") -> Table:
             found = _tables.get(ix)
             if found is None:
                 count = len(ix)  # type: ignore[arg-type]
-                found = Table([frozenset(row_words(literals_of(i))) for i in range(count)])  # type: ignore[operator]
+                literals = [literals_of(i) for i in range(count)]  # type: ignore[operator]
+                found = Table([frozenset(row_words(runs)) for runs in literals], [runs[0] if runs else "" for runs in literals])
                 _tables[ix] = found
     return found

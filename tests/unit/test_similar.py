@@ -4,7 +4,9 @@ marked approximate, and plain Python errors get nothing.
 The templates below are older wordings of the kind of messages burn and candle changed
 between releases (a typo fixed, ``and`` → ``or``, a word changed and a suffix added); the
 texts are newer wordings. A two-word template (``Record error: {0}``) is too short to be
-compared (``similar.MIN_WORDS``).
+compared by its words (``similar.MIN_WORDS``); it is compared as a whole line
+(``Table.nearest_line``): letter case, a payload left off, or one changed word of a template
+without placeholders.
 The figure on real releases is measured by benchmarks/bench_new_release.py (docs/coverage.md).
 """
 
@@ -31,6 +33,8 @@ OLD = [
     record(BURN, "Failed to load the recorder file header and metadata", r"Failed to load the recorder file header and metadata", site_kind="display_arm"),
     record(CANDLE, "conv1d kernel size must be odd and positive for this padding mode",
            r"conv1d kernel size must be odd and positive for this padding mode"),
+    record(BURN, "Could not get home directory", r"Could not get home directory", error_type="panic", site_kind="panic"),
+    record(BURN, "Error: {0}", r"Error: (?P<f0>[^\n]+)", site_kind="display_arm"),
 ]
 
 
@@ -59,6 +63,33 @@ def test_a_reworded_panic_gets_its_old_template_marked_approximate(dataset: engi
     assert got[0].score < 0.5
     assert "approximate match" in got[0].render().splitlines()[0]
     assert got[0].captures == {}  # no pattern matched: no value is claimed
+
+
+@pytest.mark.parametrize(
+    "text, template",
+    [
+        ("record error: bad header", OLD[2]),  # letter case changed
+        ("Record error:", OLD[2]),  # the payload left off
+        ("Could not get cache directory", OLD[5]),  # one word changed in a short message
+    ],
+)
+def test_a_short_message_is_compared_as_a_whole_line(dataset: engine.Dataset, text: str, template: dict) -> None:
+    got = engine.explain(text, exc_type="pyo3_runtime.PanicException")
+    assert got and got[0].id == template["id"] and got[0].kind == "approximate"
+    assert got[0].score < 0.5 and got[0].captures == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Could not get the path of the user's folder",  # same opening, another message
+        "error: the file is gone",  # `Error: {0}` is mostly placeholder: fits any text
+        "Record error",  # too short to tell
+        "record error: the file header of model.mpk could not be read",  # a short opening, a long payload
+    ],
+)
+def test_a_short_line_that_only_starts_alike_gets_nothing(dataset: engine.Dataset, text: str) -> None:
+    assert engine.explain(text, exc_type="pyo3_runtime.PanicException") == []
 
 
 def test_a_matching_pattern_is_never_reported_approximate(dataset: engine.Dataset) -> None:
