@@ -78,14 +78,18 @@ class Match:
     ``exec`` in the failing frame's globals/locals (Python, only for a live exception with a
     traceback), ``fix_language`` is ``python`` or ``rust``, the language of the fix;
     ``site`` is ``{file, line, fn, url}`` of the record's site the call reached, when the
-    values tell several sites of one message apart (``github_url`` prefers it).
+    values tell several sites of one message apart (``github_url`` prefers it);
+    ``record_fix`` is False when the advice found that the record's first fix is about
+    another check that raises the same text (matmul's rank check beside its inner-dimension
+    check): the brief hint then shows no ``or:`` line.
 
     A hand-written value class rather than a dataclass: ``@dataclass`` generates its methods
     with ``exec`` when the module is imported, which the first lookup of a process pays for.
     """
 
     __slots__ = ("record", "score", "captures", "message", "family", "kind", "also",
-                 "values", "advice_cause", "advice_fix", "fix_code", "fix_language", "site")
+                 "values", "advice_cause", "advice_fix", "fix_code", "fix_language", "site",
+                 "record_fix")
 
     record: RecordView
     score: float
@@ -100,6 +104,7 @@ class Match:
     fix_code: Optional[str]
     fix_language: Optional[str]
     site: Optional[Mapping[str, Any]]
+    record_fix: bool
 
     def __init__(
         self,
@@ -116,6 +121,7 @@ class Match:
         fix_code: Optional[str] = None,
         fix_language: Optional[str] = None,
         site: Optional[Mapping[str, Any]] = None,
+        record_fix: bool = True,
     ) -> None:
         setter = object.__setattr__
         setter(self, "record", record)
@@ -132,6 +138,7 @@ class Match:
         setter(self, "fix_code", fix_code)
         setter(self, "fix_language", fix_language)
         setter(self, "site", None if site is None else MappingProxyType(dict(site)))
+        setter(self, "record_fix", bool(record_fix))
 
     def evolve(self, **changes: Any) -> "Match":
         """A copy with some fields replaced (``Match`` is immutable)."""

@@ -25,6 +25,8 @@ CASES: List[Case] = [
      "s = q.matmul(k.transpose(1, 2))", ("[2, 9, 9]",)),
     ("matmul-vector", C + "x = candle.randn((5, 7))\nv = candle.randn((7,))\ny = x.matmul(v)",
      "y = x.matmul(v.unsqueeze(1)).squeeze(1)", ("1-D", "[5]")),
+    ("matmul-dot", C + "u = candle.randn((6,))\nv = candle.randn((6,))\ns = u.matmul(v)",
+     "s = (u * v).sum_all()", ("1-D", "two vectors of 6")),
     ("matmul-rank3-by-2d", C + "x = candle.randn((4, 5, 7))\nw = candle.randn((7, 6))\ny = x.matmul(w)",
      "y = x.reshape((20, 7)).matmul(w).reshape((4, 5, 6))", ("3-D", "[4, 5, 6]")),
     ("matmul-no-fit", C + "x = candle.randn((5, 7))\nw = candle.randn((6, 8))\ny = x.matmul(w)",

@@ -83,6 +83,18 @@ def test_pasted_python_traceback_gets_python_advice() -> None:
     assert "`a.matmul(b.t())`" in m.advice_fix
 
 
+def test_rank_advice_drops_the_records_inner_dimension_fix() -> None:
+    """matmul's rank check and its inner-dimension check raise the same text; for two vectors
+    the record's first fix (compare the inner sizes) is about the other check."""
+    m = errhint.explain('ShapeMismatchBinaryOp { lhs: [6], rhs: [6], op: "matmul" }')[0]
+    assert m.record_fix is False and "two vectors of 6" in m.advice_fix
+    assert "`(&lhs * &rhs)?.sum_all()?`" in m.advice_fix
+    brief = m.render()
+    assert "or:" not in brief and "second-to-last" not in brief
+    inner = errhint.explain('ShapeMismatchBinaryOp { lhs: [3, 8], rhs: [5, 8], op: "matmul" }')[0]
+    assert inner.record_fix is True
+
+
 def test_no_numbers_but_the_errors() -> None:
     import re
 

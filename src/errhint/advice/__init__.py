@@ -135,4 +135,5 @@ def _one(m: "Match", call: Any, python: bool) -> "Match":
         advice_fix=found.fix if found else None,
         fix_code=found.code if found else None,
         fix_language=found.language if found else (base.PYTHON if binding else None),
+        record_fix=found.record_fix if found else True,
     )

@@ -16,18 +16,22 @@ RUST = "rust"
 
 class Advice:
     """Computed ``cause`` and ``fix`` sentences, and ``code``: a runnable rewrite of the
-    failing statement (Python) or None.  ``language`` is the language of the code spans."""
+    failing statement (Python) or None.  ``language`` is the language of the code spans;
+    ``record_fix`` False when the record's first fix is about another check than the one
+    these values failed (it is then not shown beside this fix)."""
 
-    __slots__ = ("cause", "fix", "code", "language")
+    __slots__ = ("cause", "fix", "code", "language", "record_fix")
 
-    def __init__(self, cause: str, fix: str, code: Optional[str], language: str) -> None:
+    def __init__(self, cause: str, fix: str, code: Optional[str], language: str, record_fix: bool = True) -> None:
         self.cause = cause
         self.fix = fix
         self.code = code
         self.language = language
+        self.record_fix = record_fix
 
     def __repr__(self) -> str:
-        return f"Advice(cause={self.cause!r}, fix={self.fix!r}, code={self.code!r}, language={self.language!r})"
+        return (f"Advice(cause={self.cause!r}, fix={self.fix!r}, code={self.code!r}, language={self.language!r}, "
+                f"record_fix={self.record_fix!r})")
 
 
 class Context:
