@@ -48,8 +48,8 @@ COMMON = 0.05
 """A word in more than this share of the rows does not select candidate rows on its own."""
 LINE_MAX = 160
 """A message line longer than this is not compared as a whole (``nearest_line``)."""
-PREFIX = 6
-"""Leading characters (lowercased) by which ``nearest_line`` picks the rows to compare."""
+LEAD_MAX = 64
+"""Longest opening (first literal run) that ``nearest_line`` looks up at the start of a line."""
 MIN_LITERAL = 8
 """Characters other than spaces that a template's literal text needs before
 ``nearest_line`` compares it at all (``IO error: `` has 8)."""
@@ -129,10 +129,16 @@ class Table:
                 self.rows_of.setdefault(w, []).append(i)
         n = max(1, len(self.row_words))
         self.common = max(8, int(COMMON * n))
-        self.rows_by_prefix: Dict[str, List[int]] = {}
+        self.rows_by_lead: Dict[str, List[int]] = {}
+        self.rows_by_ends: Dict[Tuple[str, str], List[Tuple[int, int]]] = {}
         for i, lead in enumerate(leads or ()):
-            if len(lead) >= PREFIX:
-                self.rows_by_prefix.setdefault(lead[:PREFIX].lower(), []).append(i)
+            loose = _loose(lead)
+            if len(loose) < MIN_LITERAL:
+                continue
+            self.rows_by_lead.setdefault(loose, []).append(i)
+            words_ = loose.split(" ")
+            if len(words_) > 2:  # a one-word change is told by the first and the last word
+                self.rows_by_ends.setdefault((words_[0], words_[-1]), []).append((i, len(loose)))
 
     def weight(self, word: str) -> float:
         """Rarer words count more (1 / log-ish of how many rows have it)."""
@@ -172,14 +178,22 @@ class Table:
         case, a payload left off the end, or (for a template without placeholders) a
         changed word: ``IO error: {0}`` for ``io error: ..``, ``Invalid id. {err}`` for
         ``Invalid id.``, ``Could not get home directory`` for ``Could not get cache
-        directory``. For the short messages ``nearest`` leaves alone (too few words to go by);
-        only rows whose template starts with the line's first characters are compared.
+        directory``. For the short messages ``nearest`` leaves alone (too few words to go by).
+        Only rows whose opening (first literal run) starts the line, or which begin and end
+        with the line's first and last words at a length that allows the resemblance, have
+        their record read and compared.
         Best first, with a similarity below 1."""
         line = text.strip().split("\n", 1)[0].strip()
         if not MIN_LITERAL <= len(line) <= LINE_MAX:
             return []
+        loose_line = _loose(line)
+        rows = [i for k in range(MIN_LITERAL - 1, min(len(loose_line), LEAD_MAX))
+                for i in self.rows_by_lead.get(loose_line[: k + 1], ())]  # openings of the line
+        words_ = loose_line.split(" ")
+        rows += [i for i, size in self.rows_by_ends.get((words_[0], words_[-1]), ())
+                 if 2 * min(size, len(loose_line)) >= RESEMBLANCE * (size + len(loose_line))]
         out: List[Tuple[int, float]] = []
-        for i in self.rows_by_prefix.get(line[:PREFIX].lower(), ()):
+        for i in dict.fromkeys(rows):  # each row once, in order
             sim = _line_similarity(template_of(i), line)
             if sim > 0:
                 out.append((i, sim))
@@ -212,6 +226,11 @@ class Table:
         if recall < WEIGHTED_RECALL or matched < RECALL * len(row) or precision < PRECISION:
             return 0.0
         return recall * (0.5 + 0.5 * precision)
+
+
+def _loose(text: str) -> str:
+    """``text`` lowercased, its whitespace runs made one space."""
+    return " ".join(text.lower().split())
 
 
 def _line_similarity(template: str, line: str) -> float:
