@@ -10,15 +10,15 @@ the frame only while the lookup runs: nothing of it is put into a ``Match``.
 
 from __future__ import annotations
 
-import _thread
 import ast
 import builtins
 import copy
 import linecache
 import os
 import sys
+import threading
 
-from typing import Any, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from errhint.bindings import MODULES as BINDING_PACKAGES
 MAX_SOURCE = 256_000
@@ -162,26 +162,34 @@ def source(expr: ast.expr) -> str:
     return f"({text})"
 
 
-_TREES: "dict[str, Optional[ast.Module]]" = {}
+_TREES: "dict[str, Tuple[Optional[ast.Module], Dict[int, Optional[ast.stmt]]]]" = {}
 _MAX_TREES = 8
-_TREES_LOCK = _thread.allocate_lock()
+_TREES_LOCK = threading.Lock()
 
 
-def _parse(text: str) -> Optional[ast.Module]:
-    """``text`` parsed, from a small cache (an error repeated in a loop parses its file once).
-    Trees are never changed (rewrites work on copies)."""
+def _statement_at(text: str, line: int) -> Optional[ast.stmt]:
+    """The innermost simple statement spanning ``line`` of the source ``text`` (None when it
+    does not parse), from a small cache of parsed files and the statements asked of them (an
+    error repeated in a loop parses and searches its file once). Trees are never changed
+    (rewrites work on copies)."""
     with _TREES_LOCK:
-        if text in _TREES:
-            return _TREES[text]
-    try:
-        tree: Optional[ast.Module] = ast.parse(text)
-    except (SyntaxError, ValueError):
-        tree = None
-    with _TREES_LOCK:
-        if len(_TREES) >= _MAX_TREES:
-            _TREES.pop(next(iter(_TREES)), None)
-        _TREES[text] = tree
-    return tree
+        entry = _TREES.get(text)
+    if entry is None:
+        try:
+            tree: Optional[ast.Module] = ast.parse(text)
+        except (SyntaxError, ValueError):
+            tree = None
+        entry = (tree, {})
+        with _TREES_LOCK:
+            if len(_TREES) >= _MAX_TREES:
+                _TREES.pop(next(iter(_TREES)), None)
+            _TREES[text] = entry
+    tree, statements = entry
+    if tree is None:
+        return None
+    if line not in statements:
+        statements[line] = _statement(tree, line)
+    return statements[line]
 
 
 def _statement(tree: ast.AST, line: int) -> Optional[ast.stmt]:
@@ -247,10 +255,7 @@ def find(exc: BaseException) -> Optional[CallSite]:
     text = "".join(lines)
     if not text or len(text) > MAX_SOURCE:
         return None
-    tree = _parse(text)
-    if tree is None:
-        return None
-    stmt = _statement(tree, line)
+    stmt = _statement_at(text, line)
     if stmt is None:
         return None
     return CallSite(frame, stmt, _node_at(stmt, _position(user)), tuple(deeper))
