@@ -22,6 +22,8 @@ import weakref
 
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from errhint import rustfmt
+
 MIN_WORDS = 3
 """A row needs this many distinct content words to be compared at all (shorter templates,
 ``Index out of range: {}``, are too easy to meet by chance)."""
@@ -89,19 +91,22 @@ def words(text: str) -> List[str]:
     return out
 
 
+def literal_runs(template: str) -> List[str]:
+    """The literal text of a Rust format template between its placeholders (``rustfmt.parse``):
+    one run more than there are placeholders, empty where a placeholder starts or ends the
+    template or two placeholders meet."""
+    runs = [""]
+    for piece in rustfmt.parse(template):
+        if isinstance(piece, str):
+            runs[-1] += piece
+        else:
+            runs.append("")
+    return runs
+
+
 def template_words(template: str) -> List[str]:
     """Content words of a Rust format template's literal text (``{..}`` placeholders left out)."""
-    out: List[str] = []
-    depth = 0
-    for ch in template.replace("{{", " ").replace("}}", " "):
-        if ch == "{":
-            depth += 1
-            out.append(" ")
-        elif ch == "}" and depth:
-            depth -= 1
-        elif not depth:
-            out.append(ch)
-    return words("".join(out))
+    return words(" ".join(literal_runs(template)))
 
 
 def row_words(literals: Sequence[str], cut: int = 40) -> List[str]:
@@ -235,7 +240,7 @@ def _loose(text: str) -> str:
 
 def _line_similarity(template: str, line: str) -> float:
     """How well ``line`` reads as ``template`` (see ``Table.nearest_line``); 0 when it does not."""
-    pieces = [p.replace("{{", "{").replace("}}", "}") for p in _PLACEHOLDER.split(template)]
+    pieces = literal_runs(template)
     literal = "".join(pieces).strip()
     if sum(not ch.isspace() for ch in literal) < MIN_LITERAL or len(literal) < len(line) / 2:
         return 0.0  # mostly placeholder: a short opening and a long payload could be anyone's
@@ -249,9 +254,6 @@ def _line_similarity(template: str, line: str) -> float:
         if ratio >= RESEMBLANCE:
             return 0.9 * ratio
     return 0.0
-
-
-_PLACEHOLDER = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
 
 
 def _respelled(word: str, candidates: List[str]) -> Optional[str]:
