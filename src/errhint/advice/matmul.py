@@ -97,38 +97,39 @@ def _linear(ctx: Context, lhs: List[int], rhs: List[int]) -> Optional[Advice]:
 
 
 def _rank(ctx: Context, lhs: List[int], rhs: List[int], a: str, b: str, have_call: bool) -> Advice:
+    """Advice for matmul's rank check. The record's first fix is about the inner-dimension
+    check that raises the same text, so it is not shown beside this advice."""
     cause = (f"matmul needs two operands of the same rank, at least 2: lhs {fmt(lhs)} is "
              f"{len(lhs)}-D and rhs {fmt(rhs)} is {len(rhs)}-D (the rank check fires before the "
              f"inner dimensions are compared).")
-    ops = _operands(ctx) if have_call else None
+    fix, code = _rank_fix(ctx, lhs, rhs, a, b)
+    rewrite = _rewrite(ctx, _operands(ctx) if have_call else None, code) if code is not None else None
+    return Advice(cause, fix, rewrite, ctx.language, record_fix=False)
+
+
+def _rank_fix(ctx: Context, lhs: List[int], rhs: List[int], a: str, b: str) -> Tuple[str, Optional[str]]:
+    """The fix sentence for operands of different ranks, and its Python rewrite (None when
+    no rewrite follows from the shapes alone)."""
     if len(lhs) == 1 and len(rhs) == 1 and lhs[0] == rhs[0]:
         code = f"({a} * {b}).sum_all()"
-        fix = (f"For the dot product of two vectors of {lhs[0]}, multiply and sum: "
-               f"{ctx.code(code, '(&lhs * &rhs)?.sum_all()?')} gives a scalar.")
-        return Advice(cause, fix, _rewrite(ctx, ops, code), ctx.language, record_fix=False)
+        return (f"For the dot product of two vectors of {lhs[0]}, multiply and sum: "
+                f"{ctx.code(code, '(&lhs * &rhs)?.sum_all()?')} gives a scalar."), code
     if len(lhs) == 2 and len(rhs) == 1 and rhs[0] == lhs[1]:
         code = f"{a}.matmul({b}.unsqueeze(1)).squeeze(1)"
-        fix = (f"Make the vector a column: {ctx.code(code, 'lhs.matmul(&rhs.unsqueeze(1)?)?.squeeze(1)?')} "
-               f"gives {fmt([lhs[0]])}.")
-        return Advice(cause, fix, _rewrite(ctx, ops, code), ctx.language, record_fix=False)
+        return (f"Make the vector a column: {ctx.code(code, 'lhs.matmul(&rhs.unsqueeze(1)?)?.squeeze(1)?')} "
+                f"gives {fmt([lhs[0]])}."), code
     if len(lhs) == 1 and len(rhs) == 2 and lhs[0] == rhs[0]:
         code = f"{a}.unsqueeze(0).matmul({b}).squeeze(0)"
-        fix = (f"Make the vector a row: {ctx.code(code, 'lhs.unsqueeze(0)?.matmul(&rhs)?.squeeze(0)?')} "
-               f"gives {fmt([rhs[1]])}.")
-        return Advice(cause, fix, _rewrite(ctx, ops, code), ctx.language, record_fix=False)
+        return (f"Make the vector a row: {ctx.code(code, 'lhs.unsqueeze(0)?.matmul(&rhs)?.squeeze(0)?')} "
+                f"gives {fmt([rhs[1]])}."), code
     if len(lhs) > 2 and len(rhs) == 2 and lhs[-1] == rhs[0]:
-        rows = elements(lhs[:-1])
         out = lhs[:-1] + [rhs[1]]
-        code = f"{a}.reshape(({rows}, {lhs[-1]})).matmul({b}).reshape({py_shape(out)})"
-        rust = "lhs.broadcast_matmul(&rhs)?"
-        fix = (f"Flatten the leading axes of lhs, multiply, and restore them: "
-               f"{ctx.code(code, rust)} gives {fmt(out)}.")
-        return Advice(cause, fix, _rewrite(ctx, ops, code), ctx.language, record_fix=False)
+        code = f"{a}.reshape(({elements(lhs[:-1])}, {lhs[-1]})).matmul({b}).reshape({py_shape(out)})"
+        return (f"Flatten the leading axes of lhs, multiply, and restore them: "
+                f"{ctx.code(code, 'lhs.broadcast_matmul(&rhs)?')} gives {fmt(out)}."), code
     if len(rhs) > 2 and len(lhs) == 2 and rhs[-2] == lhs[-1]:
         out = rhs[:-2] + [lhs[0], rhs[-1]]
         code = f"{a}.broadcast_left({py_shape(rhs[:-2])}).matmul({b})"
-        fix = (f"Repeat lhs over rhs's batch axes: {ctx.code(code, 'lhs.broadcast_matmul(&rhs)?')} "
-               f"gives {fmt(out)}.")
-        return Advice(cause, fix, _rewrite(ctx, ops, code), ctx.language, record_fix=False)
-    return Advice(cause, "Reshape the operands to the same rank (at least 2) before the call.", None, ctx.language,
-                  record_fix=False)
+        return (f"Repeat lhs over rhs's batch axes: {ctx.code(code, 'lhs.broadcast_matmul(&rhs)?')} "
+                f"gives {fmt(out)}."), code
+    return "Reshape the operands to the same rank (at least 2) before the call.", None
