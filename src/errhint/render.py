@@ -281,7 +281,7 @@ def render_match(match: "Match", verbosity: str = "brief", color: bool = False) 
         if computed:  # the fix computed from the user's values first, the record's after it
             lines.append(f"  {label('fix:')} {_one_line(computed)}")
             lines.extend(_code_lines(match, label("code:")))
-            if fix and fix != computed and match.record_fix and not (match.fix_language == "python" and _rust_code(fix)):
+            if fix and fix != computed and match.record_fix:  # Rust fixes are already left out for Python
                 lines.append(f"  {label('or:')} {_one_line(fix)}")
         elif fix:
             lines.append(f"  {label('fix:')} {_one_line(fix)}")
