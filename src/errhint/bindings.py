@@ -12,6 +12,7 @@ from errhint._lazyre import LazyPattern
 CANDLE = "huggingface/candle"
 BURN = "tracel-ai/burn"
 WRAP_BURN = "KwachOjunga/wrap-burn"
+CUBECL = "tracel-ai/cubecl"
 
 
 class Binding(NamedTuple):
@@ -67,7 +68,7 @@ def of_path(path: str) -> Optional[str]:
 
 
 _REGISTRY_CRATE = LazyPattern(r"(?:^|/)(?P<crate>[a-z][\w-]*?)-(?P<major>\d+)\.(?P<minor>\d+)\.\d+[^/]*/")
-_RELEASE_REPOS = (("candle", CANDLE), ("burn", BURN), ("onnx-ir", BURN), ("cubecl", "tracel-ai/cubecl"))
+_RELEASE_REPOS = _CRATE_REPOS + (("onnx-ir", BURN), ("cubecl", CUBECL))
 """Crate-name prefix -> the repository whose release labels the crate's version names (these
 crates share their repository's version; wgpu and cudarc are left out: their records carry
 stand-in releases)."""
