@@ -4,7 +4,7 @@
 import re
 import time
 
-from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from errhint import bindings, extract, floor, normalize, pasted, rank
 from errhint.dataset import Dataset
@@ -275,8 +275,6 @@ def approximate(ds: Dataset, items: Sequence[extract.Item], evidence: rank.Evide
     its frames name no binding, and not exactly one binding is imported; nor for a bare text
     of no exception type when only an import names the binding), scored as ``approximate``
     (below any match)."""
-    from errhint import similar
-
     likely = evidence.likely_repos()
     if not likely:
         return []  # no candidate repository: words alone do not say whose error it is
@@ -289,21 +287,26 @@ def approximate(ds: Dataset, items: Sequence[extract.Item], evidence: rank.Evide
             if not (strong or item.exc_type or cand.repo_hint):
                 continue  # a bare text and an imported binding: too little to call it that binding's
             for ix in ds.indexes:
-
-                def allowed(i: int, ix: LoadedIndex = ix) -> bool:
-                    meta = ix.meta(i)
-                    owners = {meta.repo} | {p.split("@", 1)[0] for p in meta.pulled_in_by}
-                    return meta.repo not in excluded and bool(owners & likely)
-
-                def template(i: int, ix: LoadedIndex = ix) -> str:
-                    return (ix.record(i).get("errorMessage") or "") if allowed(i) else ""
-
-                table = similar.table(ix, lambda i, ix=ix: ix.row(i)[LITERALS])
-                near = table.nearest_line(cand.text, template) or table.nearest(
-                    cand.text, lambda i: similar.template_words(template(i))
-                )
-                for i, sim in near:
-                    if allowed(i):
-                        hit = _hit(ix, i, cand, item, "approximate", sim, 0, ix.meta(i))
-                        found.append(Found(rank.raw_score(hit, evidence) * sim, ix, i, cand, (), "approximate", (0, 0), item.exc_type))
+                for i, sim in _nearest_rows(ix, cand.text, lambda meta: _may_raise(meta, excluded, likely)):
+                    hit = _hit(ix, i, cand, item, "approximate", sim, 0, ix.meta(i))
+                    found.append(Found(rank.raw_score(hit, evidence) * sim, ix, i, cand, (), "approximate", (0, 0), item.exc_type))
     return found
+
+
+def _may_raise(meta: RowMeta, excluded: FrozenSet[str], likely: FrozenSet[str]) -> bool:
+    """Whether the row's repository, or a release that pulls it in, is one the error can come from."""
+    owners = {meta.repo} | {p.split("@", 1)[0] for p in meta.pulled_in_by}
+    return meta.repo not in excluded and bool(owners & likely)
+
+
+def _nearest_rows(ix: LoadedIndex, text: str, wanted: Callable[[RowMeta], bool]) -> List[Tuple[int, float]]:
+    """The rows of ``ix`` nearest to ``text`` (``similar``: as a whole line first, else by its
+    words) among those ``wanted`` accepts; only their records are read."""
+    from errhint import similar
+
+    def template(i: int) -> str:
+        return (ix.record(i).get("errorMessage") or "") if wanted(ix.meta(i)) else ""
+
+    table = similar.table(ix, lambda i: ix.row(i)[LITERALS])
+    near = table.nearest_line(text, template) or table.nearest(text, lambda i: similar.template_words(template(i)))
+    return [(i, sim) for i, sim in near if wanted(ix.meta(i))]
