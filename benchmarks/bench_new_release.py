@@ -128,9 +128,10 @@ def earlier(rec: dict, full: List[dict], dropped: List[str], reduced_ids: set) -
     from difflib import SequenceMatcher
 
     variant = (rec.get("variant") or {}).get("name")
+    gone = set(dropped)
     out = []
     for r in full:
-        if r["repo"] != rec["repo"] or set(dropped) & set(r.get("versions") or []) or r["id"] not in reduced_ids:
+        if r["repo"] != rec["repo"] or gone.intersection(r.get("versions") or ()) or r["id"] not in reduced_ids:
             continue
         same_place = r["filePath"] == rec["filePath"] or (variant and (r.get("variant") or {}).get("name") == variant)
         if same_place and SequenceMatcher(None, r["errorMessage"], rec["errorMessage"]).ratio() >= CHANGED:

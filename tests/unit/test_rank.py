@@ -144,7 +144,6 @@ def test_generic_records_rank_below_specific_ones() -> None:
     assert score(generic, NONE) >= 0.5  # still a credible hint on its own
 
 
-
 def test_a_panic_location_names_the_release_whose_records_win() -> None:
     """``.../cubecl-runtime-0.6.0/src/...`` in a pasted panic: a cubecl record of 0.6 beats one
     only later releases have; records of other repositories are not touched."""
