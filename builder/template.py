@@ -23,11 +23,11 @@ from errhint import rustfmt
 MIDDLE_MAX = 1024
 """Longest value a middle group may capture; bounds the work of a failed search attempt."""
 
-LEAD_MAX = 256
+LEAD_MAX = 64
 """Longest value of each leading group when a template starts with several values
 (``{bind_group} {group} expects ..``): the lookbehind that captures them tries every split
-between them, so this bound keeps an attempt on a long line cheap (a label or a number is
-far shorter)."""
+between them, so the cost of an attempt grows with the square of this bound (docs/performance.md
+has the figures that set it). The values there are names, labels and numbers."""
 
 PRUNE = "(*PRUNE)"
 """Placed after the literal that closes a group: once a value and its closing literal matched,
