@@ -6,7 +6,7 @@ import time
 
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from errhint import bindings, extract, floor, normalize, pasted, rank
+from errhint import bindings, extract, floor, normalize, pasted, rank, rustdebug
 from errhint.dataset import Dataset
 from errhint.displays import Templates
 from errhint.keys import text_tokens
@@ -286,11 +286,22 @@ def approximate(ds: Dataset, items: Sequence[extract.Item], evidence: rank.Evide
         for cand in candidates(item, templates):
             if not (strong or item.exc_type or cand.repo_hint):
                 continue  # a bare text and an imported binding: too little to call it that binding's
-            for ix in ds.indexes:
-                for i, sim in _nearest_rows(ix, cand.text, lambda meta: _may_raise(meta, excluded, likely)):
-                    hit = _hit(ix, i, cand, item, "approximate", sim, 0, ix.meta(i))
-                    found.append(Found(rank.raw_score(hit, evidence) * sim, ix, i, cand, (), "approximate", (0, 0), item.exc_type))
+            for text in (cand.text,) + _wrapped_strings(cand.text):
+                for ix in ds.indexes:
+                    for i, sim in _nearest_rows(ix, text, lambda meta: _may_raise(meta, excluded, likely)):
+                        hit = _hit(ix, i, cand, item, "approximate", sim, 0, ix.meta(i))
+                        found.append(Found(rank.raw_score(hit, evidence) * sim, ix, i, cand, (), "approximate", (0, 0),
+                                           item.exc_type))
     return found
+
+
+def _wrapped_strings(text: str) -> Tuple[str, ...]:
+    """The string fields of ``text`` when it is the Debug form of a variant no template knows
+    (a newer release's wrapper around an older message); empty otherwise."""
+    if not text[:1].isupper() or ("{" not in text and "(" not in text) or len(text) > 4096:
+        return ()
+    value = rustdebug.parse(text)
+    return rustdebug.strings_in(value) if value is not None and value.kind == "variant" else ()
 
 
 def _may_raise(meta: RowMeta, excluded: FrozenSet[str], likely: FrozenSet[str]) -> bool:

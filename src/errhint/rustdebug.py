@@ -247,6 +247,15 @@ def parse(text: str) -> Optional[Value]:
         return None
 
 
+def strings_in(value: Value, limit: int = 4) -> Tuple[str, ...]:
+    """The string fields of a variant's Debug value, longest first, at most ``limit``: the
+    messages a wrapper of unknown shape carries (``InvalidAttribute { name: "pads", reason:
+    "Negative pad is not supported" }``). Nested values are not entered."""
+    values = [v for _, v in value.fields] + list(value.items)
+    found = sorted({v.text for v in values if v.kind == "str"}, key=lambda t: (-len(t), t))
+    return tuple(found[:limit])
+
+
 def parse_prefix(text: str, pos: int = 0) -> Optional[Tuple[Value, int]]:
     """The Debug value starting at ``pos`` and the position after it, or None.
 

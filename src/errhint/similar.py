@@ -124,9 +124,11 @@ def row_words(literals: Sequence[str], cut: int = 40) -> List[str]:
 class Table:
     """Literal words per row of one index, and the rows of each word."""
 
-    def __init__(self, row_words: Sequence[FrozenSet[str]], leads: Optional[Sequence[str]] = None) -> None:
+    def __init__(self, row_words: Sequence[FrozenSet[str]], leads: Optional[Sequence[str]] = None,
+                 whole: Optional[Sequence[bool]] = None) -> None:
         """``row_words[i]``: row i's content words; ``leads[i]``: its first literal run (the
-        rows ``nearest_line`` may compare)."""
+        rows ``nearest_line`` may compare); ``whole[i]``: the row's template has no
+        placeholder (its lead is all of it, up to the index's cut)."""
         self.row_words = list(row_words)
         self.rows_of: Dict[str, List[int]] = {}
         for i, ws in enumerate(self.row_words):
@@ -136,10 +138,16 @@ class Table:
         self.common = max(8, int(COMMON * n))
         self.rows_by_lead: Dict[str, List[int]] = {}
         self.rows_by_ends: Dict[Tuple[str, str], List[Tuple[int, int]]] = {}
+        self.rows_by_start: Dict[str, List[Tuple[int, str]]] = {}
         for i, lead in enumerate(leads or ()):
             loose = _loose(lead)
             if len(loose) < MIN_LITERAL:
                 continue
+            if whole is not None and whole[i]:  # a word split or joined, a word's suffix dropped
+                self.rows_by_start.setdefault(_compact(loose)[:MIN_LITERAL], []).append((i, loose))
+                label, colon, rest = loose.partition(": ")
+                if colon and " " not in label and len(_compact(rest)) >= MIN_LITERAL:  # ``Pad: `` dropped
+                    self.rows_by_start.setdefault(_compact(rest)[:MIN_LITERAL], []).append((i, rest))
             self.rows_by_lead.setdefault(loose, []).append(i)
             words_ = loose.split(" ")
             if len(words_) > 2:  # a one-word change is told by the first and the last word
@@ -185,8 +193,12 @@ class Table:
         ``Invalid id.``, ``Could not get home directory`` for ``Could not get cache
         directory``. For the short messages ``nearest`` leaves alone (too few words to go by).
         Only rows whose opening (first literal run) starts the line, or which begin and end
-        with the line's first and last words at a length that allows the resemblance, have
-        their record read and compared.
+        with the line's first and last words at a length that allows the resemblance, or
+        (templates without placeholders) which start, or continue after a one-word label such
+        as ``Pad: ``, with the line's first eight letters and digits and whose opening
+        resembles the line's head (``ReduceNode input`` for ``Reduce node input``,
+        ``BitShiftNode only`` for ``BitShift only``, ``Pad: Negative pad`` for ``Negative
+        pad``), have their record read and compared.
         Best first, with a similarity below 1."""
         line = text.strip().split("\n", 1)[0].strip()
         if not MIN_LITERAL <= len(line) <= LINE_MAX:
@@ -197,6 +209,8 @@ class Table:
         words_ = loose_line.split(" ")
         rows += [i for i, size in self.rows_by_ends.get((words_[0], words_[-1]), ())
                  if 2 * min(size, len(loose_line)) >= RESEMBLANCE * (size + len(loose_line))]
+        rows += [i for i, lead in self.rows_by_start.get(_compact(loose_line)[:MIN_LITERAL], ())
+                 if _resembles(lead, loose_line[: len(lead) + 4])]
         out: List[Tuple[int, float]] = []
         for i in dict.fromkeys(rows):  # each row once, in order
             sim = _line_similarity(template_of(i), line)
@@ -233,13 +247,40 @@ class Table:
         return recall * (0.5 + 0.5 * precision)
 
 
+def _compact(text: str) -> str:
+    """``text`` without anything but letters and digits (``ReduceNode`` = ``Reduce node``)."""
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def _resembles(lead: str, head: str) -> bool:
+    """Whether a row's opening and the line's head of about its length are alike enough to
+    read the row's record (``RESEMBLANCE``, a little looser: the head may end mid-word)."""
+    from difflib import SequenceMatcher
+
+    matcher = SequenceMatcher(None, lead, head)
+    return matcher.quick_ratio() >= RESEMBLANCE - 0.08 and matcher.ratio() >= RESEMBLANCE - 0.08
+
+
 def _loose(text: str) -> str:
     """``text`` lowercased, its whitespace runs made one space."""
     return " ".join(text.lower().split())
 
 
+_NEXT_SENTENCE = re.compile(r"[.!]\s+(?=[A-Z])")
+
+
 def _line_similarity(template: str, line: str) -> float:
-    """How well ``line`` reads as ``template`` (see ``Table.nearest_line``); 0 when it does not."""
+    """How well ``line`` reads as ``template`` (see ``Table.nearest_line``), or as its first
+    sentence when the template has more (a release that dropped ``Please provide ...``); 0
+    when it does not."""
+    sim = _line_similarity_whole(template, line)
+    cut = _NEXT_SENTENCE.search(template)
+    if sim == 0 and cut is not None:
+        sim = 0.95 * _line_similarity_whole(template[: cut.start()], line.rstrip(".!"))
+    return sim
+
+
+def _line_similarity_whole(template: str, line: str) -> float:
     pieces = literal_runs(template)
     literal = "".join(pieces).strip()
     if sum(not ch.isspace() for ch in literal) < MIN_LITERAL or len(literal) < len(line) / 2:
@@ -280,6 +321,7 @@ def table(ix: object, literals_of: "object") -> Table:
             if found is None:
                 count = len(ix)  # type: ignore[arg-type]
                 literals = [literals_of(i) for i in range(count)]  # type: ignore[operator]
-                found = Table([frozenset(row_words(runs)) for runs in literals], [runs[0] if runs else "" for runs in literals])
+                found = Table([frozenset(row_words(runs)) for runs in literals], [runs[0] if runs else "" for runs in literals],
+                              [len(runs) == 1 for runs in literals])
                 _tables[ix] = found
     return found
