@@ -10,12 +10,14 @@
    the only one), as a binding user meets it: with the exception class the record names
    (``exception_type``) and that repository's binding imported, and counts as right the top-1 hints whose record has, in the
    reduced dataset, the template the text came from in an earlier release (``earlier``:
-   same repository and file or error variant, a template that reads nearly the same and is
-   gone from the dropped release), or the same error variant (``same_variant``).
+   same repository, file and function, or same error variant, a template that reads nearly
+   the same and is gone from the dropped release), or the same error variant
+   (``same_variant``). The share under the earlier pairing (file alone) is printed too.
    A text with no such earlier record (a message new in the release, not a reworded one)
    is reported apart: no hint is the right answer for it, and a hint is counted wrong.
 
     python benchmarks/bench_new_release.py --mirror-root /work/.mirror [--keep TMPDIR]
+        [--from huggingface/candle=0.10.0 --from tracel-ai/burn=v0.20.0]
 """
 
 from __future__ import annotations
@@ -49,8 +51,9 @@ def _records(folder: Path) -> List[dict]:
     return out
 
 
-def reduced_root(tmp: Path) -> Dict[str, List[str]]:
-    """Write the reduced curation root into ``tmp``; returns repo -> dropped labels."""
+def reduced_root(tmp: Path, start: Dict[str, str]) -> Dict[str, List[str]]:
+    """Write the reduced curation root into ``tmp``; returns repo -> dropped labels. For a
+    repository named in ``start`` that release and every later one are dropped."""
     shutil.copytree(ROOT / "curation", tmp / "curation")
     sources_path = tmp / "curation" / "sources.json"
     sources = json.loads(sources_path.read_text(encoding="utf-8"))
@@ -60,6 +63,8 @@ def reduced_root(tmp: Path) -> Dict[str, List[str]]:
         # sources.json lists each repository's releases oldest first, the default branch (if
         # any) last: the newest release goes, and the branch after it (it holds the same texts)
         newest = max(i for i, s in enumerate(entries) if not s.get("branch"))
+        if repo in start:
+            newest = [s["label"] for s in entries].index(start[repo])
         dropped[repo] = [s["label"] for s in entries[newest:]]
         for s in entries[newest:]:
             sources["sources"].remove(s)
@@ -119,12 +124,16 @@ def exception_type(rec: dict) -> str:
     return "pyo3_runtime.PanicException" if rec.get("errorType") == "panic" else "ValueError"
 
 
-def earlier(rec: dict, full: List[dict], dropped: List[str], reduced_ids: set) -> List[dict]:
-    """The templates ``rec``'s replaced: records of the full dataset in the same repository
-    and file (or of the same error variant) that exist in releases before ``dropped`` but
+def earlier(rec: dict, full: List[dict], dropped: List[str], reduced_ids: set, by_function: bool = True) -> List[dict]:
+    """The templates ``rec``'s replaced: records of the full dataset in the same repository,
+    file and enclosing function (when both records name one), or of the same error variant,
+    that exist in releases before ``dropped`` but
     not in it, and read nearly the same as ``rec``'s template, character by character
     (``difflib`` ratio at least ``CHANGED``), and are in the reduced dataset. Empty for a
-    message new in the release (a new site, even one worded like an old one)."""
+    message new in the release (a new site, even one worded like an old one). With
+    ``by_function`` false, the file alone places a site (the pairing used up to 2026-12-04,
+    which paired new functions' messages, such as ``scatter_nd not supported``, with the
+    similarly worded message of another function that the release dropped)."""
     from difflib import SequenceMatcher
 
     variant = (rec.get("variant") or {}).get("name")
@@ -133,7 +142,9 @@ def earlier(rec: dict, full: List[dict], dropped: List[str], reduced_ids: set) -
     for r in full:
         if r["repo"] != rec["repo"] or gone.intersection(r.get("versions") or ()) or r["id"] not in reduced_ids:
             continue
-        same_place = r["filePath"] == rec["filePath"] or (variant and (r.get("variant") or {}).get("name") == variant)
+        same_site = r["filePath"] == rec["filePath"] and (
+            not by_function or not (r.get("function") and rec.get("function")) or r["function"] == rec["function"])
+        same_place = same_site or (variant and (r.get("variant") or {}).get("name") == variant)
         if same_place and SequenceMatcher(None, r["errorMessage"], rec["errorMessage"]).ratio() >= CHANGED:
             out.append(r)
     return out
@@ -152,12 +163,15 @@ def main() -> None:
     parser.add_argument("--mirror-root", required=True)
     parser.add_argument("--keep", help="use (or leave) the reduced build in this folder")
     parser.add_argument("--show", type=int, default=0, help="print this many misses")
+    parser.add_argument("--from", dest="start", action="append", default=[], metavar="REPO=LABEL",
+                        help="drop this release and all later ones of REPO instead of the newest")
     args = parser.parse_args()
+    start = dict(item.split("=", 1) for item in args.start)
     tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="errhint-newrel-"))
     if not (tmp / "data" / "index.json").exists():
         if (tmp / "curation").exists():
             shutil.rmtree(tmp / "curation")
-        dropped = reduced_root(tmp)
+        dropped = reduced_root(tmp, start)
         build(tmp, args.mirror_root)
         (tmp / "dropped.json").write_text(json.dumps(dropped), encoding="utf-8")
     dropped = json.loads((tmp / "dropped.json").read_text(encoding="utf-8"))
@@ -175,12 +189,18 @@ def main() -> None:
     new_approx: Counter = Counter()
     approx: Counter = Counter()
     misses = []
+    by_file = Counter()  # pairing by file alone: [texts, right]
     for rec, text in texts:
         want = {r["id"] for r in earlier(rec, full, dropped[rec["repo"]], reduced_ids)}
         bindings.loaded = lambda repo=rec["repo"]: frozenset([BINDING_OF[repo]])
         got = engine.explain(text, exc_type=exception_type(rec))
         top = got[0] if got else None
         repo = rec["repo"]
+        want_file = {r["id"] for r in earlier(rec, full, dropped[repo], reduced_ids, by_function=False)}
+        if want_file:
+            by_file["texts"] += 1
+            by_file["right"] += top is not None and (
+                top.id in want_file or bool(want_file & set(top.also)) or same_variant(rec, top))
         if not want:
             new_total[repo] += 1
             new_quiet[repo] += top is None
@@ -202,6 +222,8 @@ def main() -> None:
     n = sum(total.values())
     print(f"{'all':<22}{n:>8}{sum(right.values()):>8}{sum(right.values()) / max(1, n):>8.1%}{sum(approx.values()):>13}"
           f"{sum(new_total.values()):>6}{sum(new_quiet.values()):>9}{sum(new_approx.values()):>13}")
+    print(f"paired by file alone (earlier definition): {by_file['right']} of {by_file['texts']}"
+          f" ({by_file['right'] / max(1, by_file['texts']):.1%})")
     for miss in misses[: args.show]:
         print("miss:", miss)
 
