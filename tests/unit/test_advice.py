@@ -83,6 +83,26 @@ def test_pasted_python_traceback_gets_python_advice() -> None:
     assert "`a.matmul(b.t())`" in m.advice_fix
 
 
+@pytest.mark.parametrize(
+    "given, first, others",
+    [("q4_k_m", "q4k", ()), ("q5", "q5_0", ("q5_1", "q5k")), ("q8-0", "q8_0", ())],
+)
+def test_an_unknown_quantize_name_gets_the_nearest_accepted_ones(given: str, first: str, others: tuple) -> None:
+    text = ('Traceback (most recent call last):\n  File "quant.py", line 4, in <module>\n'
+            f'    q = w.quantize("{given}")\nValueError: unknown quantized-dtype {given}\n')
+    m = errhint.explain(text)[0]
+    assert m.fix_language == "python"
+    assert f"If you meant {first}, pass `'{first}'`" in m.advice_fix
+    for name in others:
+        assert name in m.advice_fix
+
+
+def test_an_unknown_quantize_name_with_nothing_near_names_no_format() -> None:
+    m = errhint.explain("unknown quantized-dtype int8")[0]
+    assert "'int8' is not a format name" in m.advice_cause
+    assert "If you meant" not in m.advice_fix and m.fix_code is None
+
+
 def test_rank_advice_drops_the_records_inner_dimension_fix() -> None:
     """matmul's rank check and its inner-dimension check raise the same text; for two vectors
     the record's first fix (compare the inner sizes) is about the other check."""

@@ -43,7 +43,7 @@ def _families() -> list:
 
         _FAMILIES[:] = [dtype.advise, dtype.unary, device.advise, matmul.advise, reshape.advise,
                         ranges.advise, concat.advise, dims.advise, rank.advise, broadcast.advise, groups.advise,
-                        groups.group_norm, settings.advise, dtype.names]
+                        groups.group_norm, settings.advise, dtype.names, dtype.quantized]
     return _FAMILIES
 
 

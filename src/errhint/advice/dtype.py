@@ -240,3 +240,46 @@ def names(ctx: Context) -> Optional[Advice]:
             code = site.rewrite(f"candle.{name}", ("candle",), target=strings[0])
     fix = f"Use candle's own dtype object: {ctx.code(f'candle.{name}', f'DType::{name.upper()}')} for '{given}'."
     return Advice(cause, fix, code, ctx.language)
+
+
+QUANTIZED = ("q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q8_1", "q2k", "q3k", "q4k", "q5k", "q6k", "q8k", "f16", "f32")
+"""The names candle-pyo3 0.4.2's ``Tensor.quantize`` accepts, compared lowercased
+(``candle-pyo3/src/lib.rs``, the match in ``quantize``). Listed with the 32-element block formats
+before the 256-element k-quants, so that the first of several near names asks the least of the
+tensor's last dimension."""
+
+
+def quantized(ctx: Context) -> Optional[Advice]:
+    """candle-pyo3's ``unknown quantized-dtype {dt}``: the accepted names nearest to the user's
+    (the same letters and digits, or one a prefix of the other: ``q4_k`` → q4k, ``q4_k_m`` → q4k,
+    ``q5`` → q5_0, q5_1, q5k). The fix code uses the first of them when there is one."""
+    given = ctx.values.get("dt")
+    if ctx.repo != "huggingface/candle" or not ctx.message.startswith("unknown quantized-dtype") \
+            or not isinstance(given, str) or not given:
+        return None
+
+    def letters(name: str) -> str:
+        return "".join(ch for ch in name.lower() if ch.isalnum())
+
+    key = letters(given)
+    near = [n for n in QUANTIZED if letters(n) == key]
+    near = near or [n for n in QUANTIZED if key and (letters(n).startswith(key) or key.startswith(letters(n)))]
+    cause = f"'{given}' is not a format name that `quantize` knows; it accepts {', '.join(QUANTIZED)}."
+    if not near:
+        return Advice(cause, "Pick the GGML format you want from that list.", None, ctx.language)
+    first, others = near[0], near[1:]
+    fix = f"If you meant {first}, pass {ctx.code(repr(first), f'GgmlDType::{_rust_ggml(first)}')}"
+    fix += f" (also near: {', '.join(others)})." if others else "."
+    code = None
+    site = ctx.site
+    if site is not None and not site.deeper:
+        strings = [n for n in ast.walk(site.stmt)
+                   if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.lower() == given]
+        if len(strings) == 1:
+            code = site.rewrite(repr(first), target=strings[0])
+    return Advice(cause, fix, code, ctx.language)
+
+
+def _rust_ggml(name: str) -> str:
+    """``q4_0`` → ``Q4_0``, ``q4k`` → ``Q4K``: the ``GgmlDType`` variant of a quantize name."""
+    return name.upper()
