@@ -28,9 +28,12 @@ def _run(
     extraction: extract.Extraction, limit: Optional[int], min_score: Optional[float],
     repos: Optional[Sequence[str]], deadline: Optional[float],
     keep: Callable[[List[Match]], List[Match]] = list,
+    admit: Callable[[Match], bool] = lambda m: not m.record.get("onlyVia"),
 ) -> List[Match]:
     """The matches of ``extraction``'s texts: the structured pass, and when ``keep`` (the
-    filter of matches unrelated to the error) leaves none of its matches, the floor."""
+    filter of matches unrelated to the error) leaves none of its matches, the floor.
+    ``admit`` decides on records that are ``onlyVia`` a binding call (by default: never; a text
+    has no call), in both passes."""
     opts = config.merged(limit=limit, min_score=min_score, repos=repos)
     ds = dataset()
     if not ds.indexes or not extraction.items:
@@ -40,7 +43,8 @@ def _run(
     with RegexBudget():  # hostile user patterns cannot add up over many texts
         seen: set = set()
         found = match_items(ds, extraction.items, evidence, until, seen_texts=seen)
-        matches = keep(merge(ds, found, limit=opts.limit, min_score=opts.min_score, repos=opts.repos))
+        matches = [m for m in keep(merge(ds, found, limit=opts.limit, min_score=opts.min_score, repos=opts.repos))
+                   if admit(m)]
         if matches:
             return matches
         # the floor (``floor``): what a plain search of the patterns finds, whatever its score;
@@ -50,7 +54,8 @@ def _run(
         found += match_items(ds, items, evidence, until, raw=True, seen_texts=seen)
         if not found:
             found = approximate(ds, items, evidence)
-    return merge(ds, found, limit=opts.limit, min_score=floor.threshold(opts.min_score), repos=opts.repos)
+    return [m for m in merge(ds, found, limit=opts.limit, min_score=floor.threshold(opts.min_score), repos=opts.repos)
+            if admit(m)]
 
 
 def _guarded(fn: Any, *args: Any) -> List[Match]:
@@ -82,7 +87,8 @@ def lookup(
         # the failing statement of the user's code: read once, and only when something matched
         site = functools.lru_cache(maxsize=None)(lambda: advice.call_site(exc))
         matches = _run(extract.from_exception(exc), limit, min_score, repos, LOOKUP_DEADLINE,
-                       keep=lambda found: advice.relevant(found, exc, site() if found else None))
+                       keep=lambda found: advice.relevant(found, exc, site() if found else None),
+                       admit=lambda m: not m.record.get("onlyVia") or advice.admitted(m, site()))
         return advice.apply(matches, exc=exc, site=site() if matches else None)  # advice, fix code, chosen site
 
     return _guarded(run)

@@ -138,6 +138,11 @@ class Record(_Model):
     """Per-release kind where it changed (``bail`` in 0.4.2, ``debug_assert`` in 0.11)."""
     generic: Optional[bool] = None
     """The pattern also matches the messages of several more specific records; ranked below them."""
+    only_via: Optional[List[str]] = None
+    """``binding.method`` names (``pyburn.mean_dim``): the record's text is a generic one (a Rust
+    bounds check inside a dependency) that says something only when the failing call is one of
+    these methods of that binding. It is offered for a live exception whose failing statement
+    makes such a call, never for a text (``explain``, the CLI, a constructed exception)."""
     function: Optional[str] = None
     """The function around the site, with its impl type (``Tensor::matmul``)."""
     condition: Optional[str] = None

@@ -53,6 +53,7 @@ FIELDS: Dict[str, Any] = {
     "raisedAt": None,
     "siteKindByVersion": None,
     "generic": None,
+    "onlyVia": None,
     "function": None,
     "condition": None,
     "curated": None,

@@ -146,6 +146,8 @@ def test_patterns_match_their_message_and_no_unrelated_one(records, gates):
     for r in records:
         if r.get("errorCode"):
             continue  # result-code records match the bare code name
+        if r.get("onlyVia"):
+            continue  # a generic Rust text by design, offered only for a binding call (docs/matching.md)
         result = gates.check(r["messagePattern"], _examples(r["errorMessage"]), timing=False)
         if not result.ok:
             failures.append((r["id"], r["errorMessage"][:60], result.reason))

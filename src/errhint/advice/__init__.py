@@ -41,7 +41,7 @@ def _families() -> list:
         from errhint.advice import (broadcast, concat, device, dims, dtype, groups, matmul, ranges, rank, reshape,
                                     settings)
 
-        _FAMILIES[:] = [dtype.advise, dtype.unary, device.advise, matmul.advise, reshape.advise,
+        _FAMILIES[:] = [dtype.advise, dtype.unary, device.advise, device.unavailable, matmul.advise, reshape.advise,
                         ranges.advise, concat.advise, dims.advise, rank.advise, broadcast.advise, groups.advise,
                         groups.group_norm, settings.advise, dtype.names, dtype.quantized]
     return _FAMILIES
@@ -90,6 +90,19 @@ def relevant(matches: Sequence["Match"], exc: Optional[BaseException] = None, si
     if not matches:
         return list(matches)
     return _relevant(matches, exc, site)
+
+
+def admitted(match: "Match", site: Any) -> bool:
+    """Whether ``match`` may be offered: always, unless its record is ``onlyVia`` some binding
+    calls; then only when ``site`` (the failing statement, as for ``apply``) makes such a call."""
+    if not match.record.get("onlyVia"):
+        return True
+    try:
+        from errhint.advice import relevance
+
+        return relevance.via_call(match, site)
+    except Exception:
+        return False
 
 
 def call_site(exc: Optional[BaseException]) -> Any:

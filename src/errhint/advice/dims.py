@@ -1,6 +1,8 @@
 """Axis arguments out of range: candle ``DimOutOfRange { shape, dim, op }``, the binding's
 ``dimension index {dim} is too large/low for tensor rank {rank}``, and burn's
-``Can't aggregate a tensor with ({D}) dimensions on axis ({dim})`` (pyburn ``sum_dim`` ...)."""
+``Can't aggregate a tensor with ({D}) dimensions on axis ({dim})`` (pyburn ``sum_dim`` ...), and the
+Rust panics that pyburn's ``*_dim`` methods reach with an axis burn 0.18 does not check (records
+``onlyVia`` those methods: ``index out of bounds: the len is {rank} ...``, ndarray's assertion)."""
 
 from __future__ import annotations
 
@@ -54,16 +56,41 @@ def _squeeze_axis(site, call: ast.Call, rank: int) -> Optional[int]:  # type: ig
     return ones[-1] if ones else None
 
 
+UNCHECKED_AXIS = "axis.index() < self.ndim()"
+"""The ndarray crate's assertion that pyburn's ``sum_dim``/``prod_dim`` reach with an axis equal to
+the rank (burn 0.18's ``aggregate_dim`` check stops a greater one): the text carries no number."""
+
+
+def _axis_argument(ctx: Context) -> Optional[int]:
+    """The failing call's one axis argument (a literal, or a name bound to an int), else None."""
+    site = ctx.site
+    call = site.node if site is not None and isinstance(site.node, ast.Call) else None
+    if call is None or len(call.args) != 1 or call.keywords:
+        return None
+    value = const_int(call.args[0])
+    if value is None:
+        bound = site.value(call.args[0])
+        value = bound if type(bound) is int else None
+    return value
+
+
 def advise(ctx: Context) -> Optional[Advice]:
     values = ctx.values
     shape = ctx.shape("shape")
     dim = ctx.int("dim")
-    if dim is None:
+    if dim is None and UNCHECKED_AXIS in ctx.message and ctx.binding == "pyburn":
+        dim = _axis_argument(ctx)
+        if dim is None or dim < 1:
+            return None
+        rank = dim
+        what = (f"the tensor has {rank} axes (burn 0.18 stops a larger axis before this point, so the axis "
+                "passed equals the rank)")
+    elif dim is None:
         return None
-    if shape is not None and "op" in values and "start" not in values:
+    elif shape is not None and "op" in values and "start" not in values:
         rank = len(shape)
         what = f"{ctx.op}: shape {fmt(shape)} has {rank} axes"
-    elif ctx.int("rank") is not None and ("too large" in ctx.message or "too low" in ctx.message):
+    elif ctx.int("rank") is not None and any(w in ctx.message for w in ("too large", "too low", "index out of bounds")):
         rank = ctx.int("rank")
         what = f"the tensor has {rank} axes"
     elif ctx.int("D") is not None and "aggregate" in ctx.message:

@@ -13,6 +13,9 @@
   the bindings is imported.  A record
   belongs to a binding when its repository is the binding's or it is a dependency release
   pulled in by it (``pulledInBy``).
+* A record with ``onlyVia`` (a generic Rust text, such as an index out of bounds inside a
+  dependency, that is about one binding method) is offered only when the failing call of the
+  user's code is one of those methods of that binding (``via_call``); never for a text.
 * A ``generic: true`` record is not offered for an exception raised as another package's
   class (``pydantic_core.ValidationError``): its one-word pattern matches unrelated text.
 * A live exception whose text is a bare message cannot come from a candle *returned* error
@@ -74,6 +77,21 @@ def origin(site: Any) -> Optional[str]:
                 if found:
                     return found
     return None
+
+
+def via_call(match: "Match", site: Any) -> bool:
+    """Whether the failing call of ``site`` is one of the ``binding.method`` names in the record's
+    ``onlyVia`` (``pyburn.mean_dim``): a method call whose receiver is that binding's."""
+    wanted = match.record.get("onlyVia") or ()
+    if site is None or not wanted:
+        return False
+    import ast  # a call site exists, so ast is loaded already
+
+    node = site.node
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return False
+    binding = origin(site)
+    return binding is not None and f"{binding}.{node.func.attr}" in wanted
 
 
 def _debug_form(text: str) -> bool:

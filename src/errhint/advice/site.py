@@ -80,6 +80,13 @@ def _unary(record: Any, method: Optional[str]) -> Optional[Dict[str, Any]]:
     return found[1] if method in UNARY_VECTORISED else found[0]
 
 
+def _via(record: Any, method: str) -> Optional[Dict[str, Any]]:
+    """For a record ``onlyVia`` binding methods: its site in the function that ``method`` reaches
+    (the site's function name ends with the method's: ``bool_all_dim`` for ``all_dim``)."""
+    found = [s for s in _sites(record) if str(s.get("fn") or "").rsplit("::", 1)[-1].endswith(method)]
+    return found[0] if len(found) == 1 else None
+
+
 def choose(record: Any, values: Mapping[str, Any], name: Optional[str] = None,
            method: Optional[str] = None) -> Optional[Dict[str, Any]]:
     """The site the call reached (``file``, ``line``, ``fn``, ``url``) when the values tell
@@ -87,7 +94,7 @@ def choose(record: Any, values: Mapping[str, Any], name: Optional[str] = None,
     ``record``: a ``RecordView`` or a camelCase dict; ``name``: its variant name if known."""
     name = name or variant_name(record)
     if name is None and method is not None:
-        chosen = _unary(record, method)
+        chosen = _via(record, method) if record.get("onlyVia") else _unary(record, method)
         return None if chosen is None else {
             "file": chosen["file"], "line": chosen["line"], "fn": chosen.get("fn"), "url": url(record, chosen)}
     if name not in ("ShapeMismatchBinaryOp", "NarrowInvalidArgs"):
