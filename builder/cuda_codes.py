@@ -52,6 +52,9 @@ TEXT_FIELDS = (
     "handlingStrategy",
     "preventionTips",
 )
+OPTIONAL_TEXT = ("commonSituations", "preventionTips")
+"""Text fields an entry may leave empty: where nothing specific to the code can be said, it says
+nothing rather than filler."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ def load_curation(path: Path) -> Dict[str, Any]:
         if code in seen:
             raise ValueError(f"{code}: listed twice")
         seen.add(code)
-        missing = [f for f in TEXT_FIELDS + ("backgroundTag",) if not entry.get(f)]
+        missing = [f for f in TEXT_FIELDS + ("backgroundTag",) if f not in OPTIONAL_TEXT and not entry.get(f)]
         if missing:
             raise ValueError(f"{code}: missing {', '.join(missing)}")
     return data
@@ -216,7 +219,7 @@ def _record(
         "githubUrl": f"https://github.com/{REPO}/blob/{src.commit}/{site.path}#L{site.line}-L{site.line}",
         "documentation": _documentation(entry, values),
         "triggerScenarios": entry["triggerScenarios"],
-        "commonSituations": entry["commonSituations"],
+        "commonSituations": entry.get("commonSituations", ""),
         "solutions": list(entry["solutions"]),
         "exampleFix": entry["exampleFix"],
         "handlingStrategy": entry["handlingStrategy"],
