@@ -28,7 +28,7 @@ def _run(
     extraction: extract.Extraction, limit: Optional[int], min_score: Optional[float],
     repos: Optional[Sequence[str]], deadline: Optional[float],
     keep: Callable[[List[Match]], List[Match]] = list,
-    admit: Callable[[Match], bool] = lambda m: not m.record.get("onlyVia"),
+    admit: Callable[[Match], bool] = lambda m: advice.admitted(m, lambda: None),
 ) -> List[Match]:
     """The matches of ``extraction``'s texts: the structured pass, and when ``keep`` (the
     filter of matches unrelated to the error) leaves none of its matches, the floor.
@@ -88,7 +88,7 @@ def lookup(
         site = functools.lru_cache(maxsize=None)(lambda: advice.call_site(exc))
         matches = _run(extract.from_exception(exc), limit, min_score, repos, LOOKUP_DEADLINE,
                        keep=lambda found: advice.relevant(found, exc, site() if found else None),
-                       admit=lambda m: not m.record.get("onlyVia") or advice.admitted(m, site()))
+                       admit=lambda m: advice.admitted(m, site))
         return advice.apply(matches, exc=exc, site=site() if matches else None)  # advice, fix code, chosen site
 
     return _guarded(run)

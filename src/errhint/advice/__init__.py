@@ -17,7 +17,7 @@ any way gives no advice (the match keeps its static text).
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence
 
 from errhint.match import Match
 
@@ -92,15 +92,16 @@ def relevant(matches: Sequence["Match"], exc: Optional[BaseException] = None, si
     return _relevant(matches, exc, site)
 
 
-def admitted(match: "Match", site: Any) -> bool:
+def admitted(match: "Match", site: Callable[[], Any]) -> bool:
     """Whether ``match`` may be offered: always, unless its record is ``onlyVia`` some binding
-    calls; then only when ``site`` (the failing statement, as for ``apply``) makes such a call."""
+    calls; then only when the failing statement (``site()``, as for ``apply``; called only for
+    such a record) makes such a call. Without a call site (a text) such a record is never offered."""
     if not match.record.get("onlyVia"):
         return True
     try:
         from errhint.advice import relevance
 
-        return relevance.via_call(match, site)
+        return relevance.via_call(match, site())
     except Exception:
         return False
 
