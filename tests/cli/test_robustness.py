@@ -76,6 +76,28 @@ def test_a_file_that_cannot_be_read_is_one_line_and_exit_2(cli: Callable[..., An
     assert res.err == f"errhint scan: cannot read {tmp_path}: Is a directory\n"
 
 
+def _wait_until_reading_stdin(pid: int, seconds: float = 60.0) -> None:
+    """Return once process ``pid`` is blocked reading its stdin (Linux: ``/proc/<pid>/syscall``
+    shows read(0, ...)), so a signal meets the CLI's loop and not the interpreter's start-up,
+    however loaded the machine; elsewhere wait 3 s."""
+    syscall = Path(f"/proc/{pid}/syscall")
+    if not syscall.exists():
+        time.sleep(3)
+        return
+    read_numbers = {"0", "63"}  # read() on x86_64 and on aarch64
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            fields = syscall.read_text().split()
+        except OSError:
+            fields = []
+        if len(fields) > 1 and fields[0] in read_numbers and fields[1] == "0x0":
+            time.sleep(0.2)
+            if syscall.read_text().split()[:2] == fields[:2]:  # still there: not a passing read
+                return
+        time.sleep(0.05)
+
+
 def test_ctrl_c_exits_130_without_a_traceback() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "errhint", "scan", "-"],
@@ -84,7 +106,7 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
     assert proc.stdin is not None
     proc.stdin.write(b"INFO step 1\n")
     proc.stdin.flush()
-    time.sleep(3)  # the scan is waiting for more of the pipe
+    _wait_until_reading_stdin(proc.pid)  # the scan is waiting for more of the pipe
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
