@@ -52,8 +52,9 @@ TEXT_FIELDS = (
     "handlingStrategy",
     "preventionTips",
 )
-OPTIONAL_TEXT = ("commonSituations", "preventionTips")
-"""Text fields an entry may leave empty: where nothing specific to the code can be said, it says
+OPTIONAL_TEXT = ("commonSituations", "preventionTips", "exampleFix")
+"""Text fields an entry may leave empty: where nothing specific to the code can be said (or no
+snippet would be right for every program that meets the code), it says
 nothing rather than filler."""
 
 

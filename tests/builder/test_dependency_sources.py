@@ -180,9 +180,10 @@ def test_load_curation_rejects_wrong_prefix_and_missing_text(tmp_path: Path) -> 
     bad.write_text(json.dumps(_curation(e)))
     with pytest.raises(ValueError, match="solutions"):
         cuda_codes.load_curation(bad)
-    e = _entry("CUDA_ERROR_UNKNOWN", commonSituations="", preventionTips=[])
+    e = _entry("CUDA_ERROR_UNKNOWN", commonSituations="", preventionTips=[], exampleFix="")
     bad.write_text(json.dumps(_curation(e)))
-    assert cuda_codes.load_curation(bad)["codes"][0]["commonSituations"] == ""  # may say nothing
+    loaded = cuda_codes.load_curation(bad)["codes"][0]
+    assert loaded["commonSituations"] == "" and loaded["exampleFix"] == ""  # may say nothing
 
 
 # ------------------------------------------------------------------ the committed curation
