@@ -23,6 +23,7 @@ PROSE_FIELDS = ("triggerScenarios", "documentation", "commonSituations", "soluti
 WRITTEN_FIELDS = ("documentation", "triggerScenarios", "solutions", "exampleFix")
 RANGE = re.compile(r"(?:(?:candle|burn) )?v?(0\.\d+)(?:\.\d+)?\s*(?:to|-|–|through)\s*v?(0\.\d+)(?:\.\d+)?")
 FRAMEWORKS = ("huggingface/candle", "tracel-ai/burn")
+MAIN = re.compile(r"\bmain\b")
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 GROUP = re.compile(NAMED_GROUP)
 
@@ -57,18 +58,23 @@ def _minor(label: str) -> tuple:
 def range_notes(entry: Dict[str, Any], record: Dict[str, Any]) -> List[str]:
     """Version ranges ("burn v0.16-v0.18", "candle 0.4.2 to 0.8") in a candle/burn entry's
     prose whose ends are not the oldest and newest release of the record's ``versions``: a
-    range written for other releases, or one that adding releases made stale. Notes, not
-    problems: a range may speak of something else than the template (how a backend worked)."""
+    range written for other releases, or one that adding releases made stale; also a range that
+    ends at the newest release in a text that never mentions ``main`` when the template is on
+    main too (readers take it as "not on main"). Notes, not problems: a range may speak of
+    something else than the template (how a backend worked)."""
     releases = [v for v in record.get("versions") or () if v[:1].isdigit() or v[:2] == "v0"]
     if record.get("repo") not in FRAMEWORKS or not releases:
         return []
     span = (min(map(_minor, releases)), max(map(_minor, releases)))
+    on_main = "main" in (record.get("versions") or ())
     notes = []
     for field in PROSE_FIELDS:
         for text in _texts(entry.get(field) or []):
             for m in RANGE.finditer(text):
                 if (_minor(m.group(1)), _minor(m.group(2))) != span:
                     notes.append(f"{field} says {m.group(0)!r}; the template is in {releases[0]} ... {releases[-1]}")
+                elif on_main and not MAIN.search(text):
+                    notes.append(f"{field} says {m.group(0)!r} and never main; the template is on main too")
     return notes
 
 

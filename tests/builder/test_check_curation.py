@@ -66,3 +66,20 @@ def test_the_work_list_command_runs_on_the_shipped_dataset(capsys):
     items = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
     assert items and {i["crate"] for i in items} == {crate}
     assert {i["id"] for i in items} == {r["id"] for r in todo if r["crate"] == crate}
+
+
+@pytest.mark.parametrize(
+    "text, noted",
+    [
+        ("Fires in burn v0.19 to v0.21.", "never main"),
+        ("Fires in burn v0.19 to v0.21 and main.", None),
+        ("Fires in burn v0.18 to v0.21.", "the template is in v0.19.0"),
+    ],
+)
+def test_a_range_that_stops_before_main_is_noted(text, noted):
+    record = {"repo": "tracel-ai/burn", "versions": ["v0.19.0", "v0.20.0", "v0.21.0", "main"]}
+    notes = check_curation.range_notes({"triggerScenarios": text}, record)
+    if noted is None:
+        assert notes == []
+    else:
+        assert len(notes) == 1 and noted in notes[0]
